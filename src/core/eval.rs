@@ -1,0 +1,90 @@
+//! Static evaluation with named terms.
+//!
+//! An evaluator reports each of its terms to a [`TermSink`]. The search passes [`NoTerms`], whose
+//! methods are empty and inlined away, so the plain path costs nothing; the tree recorder passes a
+//! [`Breakdown`] that keeps every term for the tooltip.
+
+use super::{Game, Outcome, PlayerId};
+use serde::{Deserialize, Serialize};
+
+/// The value of a won game. Search values of decided games are `±(WIN_SCORE - plies)` so that a
+/// quicker win is preferred; evaluations must stay well inside `±WIN_SCORE / 2`.
+pub const WIN_SCORE: f64 = 1_000_000.0;
+
+/// Receives the named terms of an evaluation.
+pub trait TermSink {
+    /// Whether terms are kept. When `false`, evaluators may skip work done only for the breakdown.
+    const ACTIVE: bool;
+    /// Records one term: its raw measure, its weight, and so its contribution `raw * weight`.
+    fn term(&mut self, name: &'static str, raw: f64, weight: f64);
+}
+
+/// A sink that keeps nothing: the search's fast path.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct NoTerms;
+
+impl TermSink for NoTerms {
+    const ACTIVE: bool = false;
+    #[inline(always)]
+    fn term(&mut self, _name: &'static str, _raw: f64, _weight: f64) {}
+}
+
+/// One named term of an evaluation, as written in the tree document.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Term {
+    /// The term's name (`"mobility"`, `"corners"`...).
+    pub name: String,
+    /// The raw measure (a count, a difference...).
+    pub raw: f64,
+    /// The weight it is multiplied by (it may depend on the game phase).
+    pub weight: f64,
+    /// The contribution to the total: `raw * weight`.
+    pub value: f64,
+}
+
+/// An evaluation broken down term by term.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct Breakdown {
+    /// The evaluation's result.
+    pub total: f64,
+    /// The terms, in the order the evaluator reported them.
+    pub terms: Vec<Term>,
+}
+
+impl TermSink for Breakdown {
+    const ACTIVE: bool = true;
+    fn term(&mut self, name: &'static str, raw: f64, weight: f64) {
+        self.terms.push(Term { name: name.to_string(), raw, weight, value: raw * weight });
+    }
+}
+
+/// A heuristic evaluation of positions of game `G`.
+///
+/// Values are from `perspective`'s point of view: larger is better for that player. For two-player
+/// zero-sum games `evaluate(pos, 0) == -evaluate(pos, 1)` is expected.
+pub trait Evaluator<G: Game> {
+    /// A short name for the evaluator, written in tree documents (`"discs"`, `"strong"`).
+    fn name(&self) -> &'static str;
+
+    /// Evaluates a non-terminal position, reporting each term to `sink`. The returned value must
+    /// equal the sum of the reported contributions when the sink is active.
+    fn evaluate<S: TermSink>(&self, pos: &G, perspective: PlayerId, sink: &mut S) -> f64;
+
+    /// The pre-score used to order and limit the moves of a node: how good `child` (reached by a
+    /// move from the parent) looks from `perspective`. Defaults to the static evaluation of the
+    /// child; evaluators may use something cheaper.
+    fn prescore<S: TermSink>(&self, child: &G, perspective: PlayerId, sink: &mut S) -> f64 {
+        self.evaluate(child, perspective, sink)
+    }
+
+    /// The value of a finished game from `perspective`, `ply` plies below the search root.
+    /// Wins are worth `WIN_SCORE - ply`, losses the opposite, a single-player score itself.
+    fn terminal(&self, _pos: &G, outcome: Outcome, perspective: PlayerId, ply: u32) -> f64 {
+        match outcome {
+            Outcome::Win(p) if p == perspective => WIN_SCORE - ply as f64,
+            Outcome::Win(_) => -(WIN_SCORE - ply as f64),
+            Outcome::Draw => 0.0,
+            Outcome::Score(s) => s,
+        }
+    }
+}

@@ -1,0 +1,208 @@
+//! The vocabulary every game and every search shares: players, turns, outcomes, the [`Game`] trait,
+//! the [`Evaluator`] trait with its named terms, typed errors, zobrist keys and a seedable RNG.
+//!
+//! Nothing here knows a particular game or a particular search algorithm.
+
+mod error;
+mod eval;
+mod rng;
+mod zobrist;
+
+pub use error::{Error, IllegalMove, ParseMoveError, ParsePositionError};
+pub use eval::{Breakdown, Evaluator, NoTerms, Term, TermSink, WIN_SCORE};
+pub use rng::Rng;
+pub use zobrist::ZobristTable;
+
+use std::fmt::Debug;
+use std::hash::Hash;
+
+/// A player's index: 0 moves first, 1 second. Single-player games only use 0.
+pub type PlayerId = u8;
+
+/// Whose turn it is in a position.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Turn {
+    /// The given player chooses a move from [`Game::legal_moves`].
+    Player(PlayerId),
+    /// Nature moves: the outcomes and their probabilities come from [`Game::chance_outcomes`].
+    Chance,
+    /// The game is over; [`Game::outcome`] tells the result.
+    Terminal,
+}
+
+/// The result of a finished game.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Outcome {
+    /// The given player won.
+    Win(PlayerId),
+    /// Nobody won.
+    Draw,
+    /// A single-player game ended with this score (higher is better).
+    Score(f64),
+}
+
+/// A board game as the search sees it.
+///
+/// States are small and cloned freely: the search uses copy-make (`let mut c = pos.clone();
+/// c.play_unchecked(m)`), so a game keeps its state in fixed-size arrays or bitboards where it can.
+/// A state's zobrist key is maintained incrementally and must equal [`Game::zobrist_from_scratch`].
+///
+/// Moves are small `Copy` values; their text form is given in the context of the position they are
+/// played from (Hive's notation names neighbouring pieces, so formatting needs the position).
+pub trait Game: Clone + Debug + Send + 'static {
+    /// One move (or one chance outcome at a [`Turn::Chance`] node).
+    type Move: Copy + Eq + Hash + Debug + Send + 'static;
+
+    /// The game id with its variant, as accepted by the registry (`"reversi"`, `"reversi-12"`, ...).
+    fn game_id(&self) -> String;
+
+    /// Number of players choosing moves (1 or 2).
+    fn num_players(&self) -> usize {
+        2
+    }
+
+    /// A player's name as shown to people and written in tree documents (`"black"`, `"x"`, ...).
+    fn player_name(&self, player: PlayerId) -> &'static str;
+
+    /// Whose turn it is.
+    fn turn(&self) -> Turn;
+
+    /// Clears `out` and fills it with the legal moves of the player to move.
+    ///
+    /// A player who must pass gets a single pass move; a terminal or chance position yields none.
+    fn legal_moves(&self, out: &mut Vec<Self::Move>);
+
+    /// Clears `out` and fills it with the outcomes of a chance turn and their probabilities,
+    /// which sum to 1. Empty when the turn is not [`Turn::Chance`].
+    fn chance_outcomes(&self, out: &mut Vec<(Self::Move, f64)>) {
+        out.clear();
+    }
+
+    /// Plays `m`, which must be legal (a legal move or a chance outcome of this position).
+    /// Behaviour on an illegal move is unspecified but memory-safe; use [`Game::play`] for input
+    /// that is not trusted.
+    fn play_unchecked(&mut self, m: Self::Move);
+
+    /// Plays `m` after checking that it is legal; the state is left unchanged on error.
+    fn play(&mut self, m: Self::Move) -> Result<(), IllegalMove> {
+        let legal = match self.turn() {
+            Turn::Player(_) => {
+                let mut moves = Vec::new();
+                self.legal_moves(&mut moves);
+                moves.contains(&m)
+            }
+            Turn::Chance => {
+                let mut outcomes = Vec::new();
+                self.chance_outcomes(&mut outcomes);
+                outcomes.iter().any(|&(o, p)| o == m && p > 0.0)
+            }
+            Turn::Terminal => {
+                return Err(IllegalMove::new(self.format_move(m), "the game is over"));
+            }
+        };
+        if !legal {
+            return Err(IllegalMove::new(self.format_move(m), "not a legal move in this position"));
+        }
+        self.play_unchecked(m);
+        Ok(())
+    }
+
+    /// The result, once the turn is [`Turn::Terminal`]; `None` before.
+    fn outcome(&self) -> Option<Outcome>;
+
+    /// The position's zobrist key, maintained incrementally.
+    fn zobrist(&self) -> u64;
+
+    /// The zobrist key computed from the whole state; tests check it equals [`Game::zobrist`].
+    fn zobrist_from_scratch(&self) -> u64;
+
+    /// Parses a move written in this game's notation, in the context of this position.
+    /// Syntax only is checked here; legality is [`Game::play`]'s business.
+    fn parse_move(&self, text: &str) -> Result<Self::Move, ParseMoveError>;
+
+    /// Writes a move in this game's notation, in the context of this position.
+    fn format_move(&self, m: Self::Move) -> String;
+
+    /// The position as text (the game's FEN-like form), which [`Game::from_position_text`] reads back.
+    fn position_text(&self) -> String;
+
+    /// Reads a position written by [`Game::position_text`]. `variant` is the game id with its variant
+    /// options (for Reversi the size comes from the id, `reversi-12`).
+    fn from_position_text(variant: &str, text: &str) -> Result<Self, ParsePositionError>;
+}
+
+/// What a finished game counts for in [`perft`] when the requested depth goes past it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PerftConvention {
+    /// A finished game counts as one leaf at every deeper depth (GAMES.md's Reversi table).
+    FinishedCountsOne,
+    /// A finished game counts nothing at deeper depths (Edax's, tic-tac-toe's and Ataxx's tables).
+    FinishedCountsZero,
+}
+
+/// Counts the leaf nodes of the move tree to `depth` plies (the perft of chess programmers).
+///
+/// Every move, passes included, uses a ply; chance outcomes count as plies too. What a finished game
+/// counts for at deeper depths is `convention`. The last ply is counted in bulk from the move list's
+/// length. This generic version clones states; games with bitboards may offer a faster one.
+pub fn perft<G: Game>(pos: &G, depth: u32, convention: PerftConvention) -> u64 {
+    fn go<G: Game>(pos: &G, depth: u32, c: PerftConvention, buffers: &mut Vec<Vec<G::Move>>) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        let mut moves = buffers.pop().unwrap_or_default();
+        match pos.turn() {
+            Turn::Terminal => {
+                buffers.push(moves);
+                return match c {
+                    PerftConvention::FinishedCountsOne => 1,
+                    PerftConvention::FinishedCountsZero => 0,
+                };
+            }
+            Turn::Chance => {
+                let mut outcomes = Vec::new();
+                pos.chance_outcomes(&mut outcomes);
+                moves.clear();
+                moves.extend(outcomes.iter().map(|&(m, _)| m));
+            }
+            Turn::Player(_) => pos.legal_moves(&mut moves),
+        }
+        let total = if depth == 1 {
+            moves.len() as u64
+        } else {
+            let mut n = 0;
+            for &m in &moves {
+                let mut child = pos.clone();
+                child.play_unchecked(m);
+                n += go(&child, depth - 1, c, buffers);
+            }
+            n
+        };
+        buffers.push(moves);
+        total
+    }
+    go(pos, depth, convention, &mut Vec::new())
+}
+
+/// Splits a game id such as `"reversi-12"` into its base (`"reversi"`) and numeric variant (`Some(12)`).
+pub fn split_variant(id: &str) -> (&str, Option<&str>) {
+    match id.split_once('-') {
+        Some((base, rest)) => (base, Some(rest)),
+        None => (id, None),
+    }
+}
+
+/// Milliseconds from an arbitrary origin, for time budgets; works natively and in wasm.
+pub fn now_ms() -> f64 {
+    #[cfg(target_arch = "wasm32")]
+    {
+        js_sys::Date::now()
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        use std::sync::OnceLock;
+        use std::time::Instant;
+        static START: OnceLock<Instant> = OnceLock::new();
+        START.get_or_init(Instant::now).elapsed().as_secs_f64() * 1000.0
+    }
+}

@@ -1,0 +1,79 @@
+//! The games, and a registry that picks one by id at run time.
+//!
+//! Each game lives in its own module and implements [`Game`](crate::core::Game) and [`Playable`].
+//! To add a game: write its module, add it to [`CATALOGUE`] and to the `match` in [`new_session`].
+
+mod session;
+pub mod tictactoe;
+
+pub use session::{AnySession, Match, MoveInfo, RootMoveReport, SearchReport};
+
+use crate::core::{perft, split_variant, Error, Evaluator, Game, PerftConvention};
+
+/// What the registry needs beyond [`Game`]: how to make a game from its id, and its evaluators.
+pub trait Playable: Game + Sized {
+    /// The game's evaluator (usually an enum over the evaluators it offers).
+    type Eval: Evaluator<Self> + Send;
+
+    /// The start position of the game with this id (`"reversi-12"`: the variant comes from the id).
+    fn new_game(id: &str) -> Result<Self, Error>;
+
+    /// The names of the evaluators on offer, the default first.
+    fn evaluator_names() -> &'static [&'static str];
+
+    /// The evaluator with this name; an empty name means the default.
+    fn evaluator(name: &str) -> Result<Self::Eval, Error>;
+
+    /// The perft convention of the game's published tables.
+    fn perft_convention() -> PerftConvention {
+        PerftConvention::FinishedCountsOne
+    }
+
+    /// Perft from this position with the game's convention; games with a faster one override it.
+    fn perft(&self, depth: u32) -> u64 {
+        perft(self, depth, Self::perft_convention())
+    }
+}
+
+/// One entry of the game catalogue shown to people.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct GameEntry {
+    /// The id to pass to [`new_session`] (the default variant).
+    pub id: &'static str,
+    /// The name shown to people.
+    pub name: &'static str,
+    /// Other ids that select a variant (`reversi-12`), with their names.
+    pub variants: &'static [(&'static str, &'static str)],
+    /// Whether the game has chance turns.
+    pub chance: bool,
+    /// Number of players (1 or 2).
+    pub players: usize,
+}
+
+/// Every game the registry can build.
+pub const CATALOGUE: &[GameEntry] = &[GameEntry {
+    id: "tictactoe",
+    name: "Tic-tac-toe",
+    variants: &[],
+    chance: false,
+    players: 2,
+}];
+
+/// The ids [`new_session`] accepts, for error messages.
+pub fn known_ids() -> Vec<String> {
+    let mut ids = Vec::new();
+    for g in CATALOGUE {
+        ids.push(g.id.to_string());
+        ids.extend(g.variants.iter().map(|v| v.0.to_string()));
+    }
+    ids
+}
+
+/// A new game session for a game id, at the game's start position.
+pub fn new_session(id: &str) -> Result<Box<dyn AnySession>, Error> {
+    let (base, _) = split_variant(id);
+    match base {
+        "tictactoe" => Ok(Box::new(Match::<tictactoe::TicTacToe>::new(id)?)),
+        _ => Err(Error::UnknownGame { id: id.to_string(), known: known_ids() }),
+    }
+}

@@ -1,0 +1,268 @@
+//! A game in progress, behind an object-safe interface that speaks text: what the browser, the CLI
+//! and the engine protocols use, whatever the game.
+
+use super::Playable;
+use crate::core::{Error, Outcome, Rng, Turn};
+use crate::search::{search, Hooks, SearchConfig};
+use crate::tree::{Stats, TreeDocument};
+use serde::Serialize;
+
+/// A legal move in text form.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct MoveInfo {
+    /// The move in the game's notation.
+    #[serde(rename = "move")]
+    pub text: String,
+    /// The probability, for a chance outcome.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub prob: Option<f64>,
+}
+
+/// One root move of a search, in text form.
+#[derive(Debug, Clone, Serialize)]
+pub struct RootMoveReport {
+    /// The move.
+    #[serde(rename = "move")]
+    pub text: String,
+    /// Its value from the searching player's view.
+    pub value: f64,
+    /// Whether that value is exact or an upper bound.
+    pub exact: bool,
+}
+
+/// A search's result in text form.
+#[derive(Debug, Clone, Serialize)]
+pub struct SearchReport {
+    /// The move chosen.
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// The best move's value from the searching player's view.
+    pub value: f64,
+    /// The principal variation.
+    pub pv: Vec<String>,
+    /// The chosen move's rank, 1 for the best.
+    pub rank: usize,
+    /// `best`, `tie`, `randomness` or `random`.
+    pub reason: String,
+    /// Root moves, best first.
+    pub root_moves: Vec<RootMoveReport>,
+    /// Whole-run statistics.
+    pub stats: Stats,
+    /// The recorded tree, when asked for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tree: Option<TreeDocument>,
+}
+
+/// A game in progress, whatever the game.
+pub trait AnySession: Send {
+    /// The game id with its variant.
+    fn game_id(&self) -> String;
+    /// The current position's text.
+    fn position_text(&self) -> String;
+    /// Replaces the game by the position in `text`; on error nothing changes.
+    fn set_position(&mut self, text: &str) -> Result<(), Error>;
+    /// `"black"`, `"x"`... for the player to move; `"chance"` when nature moves; `"over"` at the end.
+    fn to_move(&self) -> String;
+    /// The players' names, first mover first.
+    fn players(&self) -> Vec<String>;
+    /// The legal moves (or chance outcomes with their probabilities).
+    fn legal_moves(&self) -> Vec<MoveInfo>;
+    /// Plays a move given as text (a player's move or a chance outcome); returns its canonical text.
+    /// On error nothing changes.
+    fn play(&mut self, text: &str) -> Result<String, Error>;
+    /// Reseeds the RNG nature uses on chance turns, so that a game replays exactly.
+    fn seed(&mut self, seed: u64);
+    /// Lets nature move: samples a chance outcome with the session's seeded RNG; returns its text.
+    fn play_chance(&mut self) -> Result<String, Error>;
+    /// Takes back the last move.
+    fn undo(&mut self) -> Result<(), Error>;
+    /// Plays again the last move taken back.
+    fn redo(&mut self) -> Result<(), Error>;
+    /// The moves played from the start position (or from the last position set).
+    fn history(&self) -> Vec<String>;
+    /// The result in words (`"black wins"`, `"draw"`, `"score 1234"`), once the game is over.
+    fn outcome(&self) -> Option<String>;
+    /// Searches the current position.
+    fn search(&self, cfg: &SearchConfig, hooks: Hooks<'_>) -> Result<SearchReport, Error>;
+    /// Perft from the current position with the game's convention.
+    fn perft(&self, depth: u32) -> u64;
+    /// The names of the evaluators on offer, the default first.
+    fn evaluators(&self) -> Vec<String>;
+}
+
+/// A game in progress for game type `G`: the position, its history for undo and redo, and the RNG
+/// nature uses on chance turns.
+#[derive(Debug, Clone)]
+pub struct Match<G: Playable> {
+    id: String,
+    pos: G,
+    /// Earlier positions with the move played from each.
+    past: Vec<(G, String)>,
+    /// Positions taken back, for redo.
+    future: Vec<(G, String)>,
+    nature: Rng,
+}
+
+impl<G: Playable> Match<G> {
+    /// A new game of `id` at its start position.
+    pub fn new(id: &str) -> Result<Self, Error> {
+        let pos = G::new_game(id)?;
+        Ok(Match { id: id.to_string(), pos, past: Vec::new(), future: Vec::new(), nature: Rng::from_entropy() })
+    }
+
+    /// The current position.
+    pub fn position(&self) -> &G {
+        &self.pos
+    }
+
+    fn push(&mut self, next: G, text: String) {
+        let prev = std::mem::replace(&mut self.pos, next);
+        self.past.push((prev, text));
+        self.future.clear();
+    }
+}
+
+impl<G: Playable> AnySession for Match<G> {
+    fn game_id(&self) -> String {
+        self.pos.game_id()
+    }
+
+    fn position_text(&self) -> String {
+        self.pos.position_text()
+    }
+
+    fn set_position(&mut self, text: &str) -> Result<(), Error> {
+        let pos = G::from_position_text(&self.id, text)?;
+        self.pos = pos;
+        self.past.clear();
+        self.future.clear();
+        Ok(())
+    }
+
+    fn to_move(&self) -> String {
+        match self.pos.turn() {
+            Turn::Player(p) => self.pos.player_name(p).to_string(),
+            Turn::Chance => "chance".to_string(),
+            Turn::Terminal => "over".to_string(),
+        }
+    }
+
+    fn players(&self) -> Vec<String> {
+        (0..self.pos.num_players()).map(|p| self.pos.player_name(p as u8).to_string()).collect()
+    }
+
+    fn legal_moves(&self) -> Vec<MoveInfo> {
+        match self.pos.turn() {
+            Turn::Player(_) => {
+                let mut moves = Vec::new();
+                self.pos.legal_moves(&mut moves);
+                moves.into_iter().map(|m| MoveInfo { text: self.pos.format_move(m), prob: None }).collect()
+            }
+            Turn::Chance => {
+                let mut outcomes = Vec::new();
+                self.pos.chance_outcomes(&mut outcomes);
+                outcomes.into_iter().map(|(m, p)| MoveInfo { text: self.pos.format_move(m), prob: Some(p) }).collect()
+            }
+            Turn::Terminal => Vec::new(),
+        }
+    }
+
+    fn play(&mut self, text: &str) -> Result<String, Error> {
+        let m = self.pos.parse_move(text.trim())?;
+        let mut next = self.pos.clone();
+        next.play(m)?;
+        let canonical = self.pos.format_move(m);
+        self.push(next, canonical.clone());
+        Ok(canonical)
+    }
+
+    fn seed(&mut self, seed: u64) {
+        self.nature = Rng::seeded(seed);
+    }
+
+    fn play_chance(&mut self) -> Result<String, Error> {
+        if self.pos.turn() != Turn::Chance {
+            return Err(Error::NotNow("it is not nature's turn".into()));
+        }
+        let mut outcomes = Vec::new();
+        self.pos.chance_outcomes(&mut outcomes);
+        let total: f64 = outcomes.iter().map(|o| o.1).sum();
+        let mut r = self.nature.unit() * total;
+        let mut pick = outcomes.len() - 1;
+        for (i, &(_, p)) in outcomes.iter().enumerate() {
+            if r < p {
+                pick = i;
+                break;
+            }
+            r -= p;
+        }
+        let m = outcomes[pick].0;
+        let text = self.pos.format_move(m);
+        let mut next = self.pos.clone();
+        next.play_unchecked(m);
+        self.push(next, text.clone());
+        Ok(text)
+    }
+
+    fn undo(&mut self) -> Result<(), Error> {
+        let (prev, text) = self.past.pop().ok_or_else(|| Error::NotNow("there is no move to take back".into()))?;
+        let cur = std::mem::replace(&mut self.pos, prev);
+        self.future.push((cur, text));
+        Ok(())
+    }
+
+    fn redo(&mut self) -> Result<(), Error> {
+        let (next, text) = self.future.pop().ok_or_else(|| Error::NotNow("there is no move to play again".into()))?;
+        let cur = std::mem::replace(&mut self.pos, next);
+        self.past.push((cur, text));
+        Ok(())
+    }
+
+    fn history(&self) -> Vec<String> {
+        self.past.iter().map(|(_, t)| t.clone()).collect()
+    }
+
+    fn outcome(&self) -> Option<String> {
+        self.pos.outcome().map(|o| match o {
+            Outcome::Win(p) => format!("{} wins", self.pos.player_name(p)),
+            Outcome::Draw => "draw".to_string(),
+            Outcome::Score(s) => format!("score {s}"),
+        })
+    }
+
+    fn search(&self, cfg: &SearchConfig, hooks: Hooks<'_>) -> Result<SearchReport, Error> {
+        let eval = G::evaluator(&cfg.evaluator)?;
+        let r = search(&self.pos, &eval, cfg, hooks)?;
+        let mv = r.best.ok_or_else(|| Error::NotNow("no move to play".into()))?;
+        let mut pv = Vec::new();
+        let mut p = self.pos.clone();
+        for &m in &r.pv {
+            pv.push(p.format_move(m));
+            if p.play(m).is_err() {
+                break;
+            }
+        }
+        Ok(SearchReport {
+            mv: self.pos.format_move(mv),
+            value: r.value,
+            pv,
+            rank: r.rank,
+            reason: r.reason.to_string(),
+            root_moves: r
+                .root_moves
+                .iter()
+                .map(|rm| RootMoveReport { text: self.pos.format_move(rm.mv), value: rm.value, exact: rm.exact })
+                .collect(),
+            stats: r.stats,
+            tree: r.tree,
+        })
+    }
+
+    fn perft(&self, depth: u32) -> u64 {
+        self.pos.perft(depth)
+    }
+
+    fn evaluators(&self) -> Vec<String> {
+        G::evaluator_names().iter().map(|s| s.to_string()).collect()
+    }
+}

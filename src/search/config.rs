@@ -1,0 +1,203 @@
+//! Search options and results.
+
+use crate::core::Error;
+use crate::tree::{Stats, TreeDocument, DEFAULT_NODE_CAP};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::str::FromStr;
+
+/// The search algorithms.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum Algorithm {
+    /// A uniformly random legal move.
+    Random,
+    /// The best move after one ply by static evaluation (the seed's "Easy").
+    Greedy,
+    /// Plain minimax to the depth limit (the seed's "Hard"); chance turns take the expectation.
+    Minimax,
+    /// Minimax with alpha-beta pruning; chance turns take the expectation with a full window.
+    #[default]
+    Alphabeta,
+    /// Expectimax: minimax over player turns and probability-weighted means over chance turns,
+    /// with a cut-off on a line's cumulative probability.
+    Expectimax,
+}
+
+impl Algorithm {
+    /// Every algorithm, weakest first.
+    pub const ALL: [Algorithm; 5] =
+        [Algorithm::Random, Algorithm::Greedy, Algorithm::Minimax, Algorithm::Alphabeta, Algorithm::Expectimax];
+
+    /// The id used in options and tree documents.
+    pub fn id(self) -> &'static str {
+        match self {
+            Algorithm::Random => "random",
+            Algorithm::Greedy => "greedy",
+            Algorithm::Minimax => "minimax",
+            Algorithm::Alphabeta => "alphabeta",
+            Algorithm::Expectimax => "expectimax",
+        }
+    }
+}
+
+impl fmt::Display for Algorithm {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.id())
+    }
+}
+
+impl FromStr for Algorithm {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Self, Error> {
+        let lower = s.to_ascii_lowercase();
+        Algorithm::ALL
+            .into_iter()
+            .find(|a| a.id() == lower || (lower == "alpha-beta" && *a == Algorithm::Alphabeta))
+            .ok_or_else(|| Error::bad_option("algorithm", s, "random, greedy, minimax, alphabeta or expectimax"))
+    }
+}
+
+/// Everything a search can be asked to do. Every field has a default, so a JSON object with only
+/// some fields (`{"depth": 4}`) is a valid configuration.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct SearchConfig {
+    /// The algorithm.
+    pub algorithm: Algorithm,
+    /// The evaluator's name; empty for the game's default.
+    pub evaluator: String,
+    /// Maximum depth in plies (chance turns do not use depth). 1 to 64.
+    pub depth: u32,
+    /// Time budget in milliseconds; the search stops within a few milliseconds of it and plays the
+    /// best move of the last completed iteration.
+    pub time_ms: Option<u64>,
+    /// Node budget; like the time budget.
+    pub node_budget: Option<u64>,
+    /// Search depth 1, 2, ... up to `depth`, keeping the last completed result. Implied by a budget.
+    pub iterative_deepening: bool,
+    /// Order each node's moves by pre-score (best first for the side to move).
+    pub move_ordering: bool,
+    /// Keep only the best N moves of each node by pre-score (0: keep all).
+    pub branching_limit: usize,
+    /// Use a transposition table.
+    pub transposition_table: bool,
+    /// The table's size as a power of two entries (10 to 26).
+    pub tt_bits: u32,
+    /// The randomness quotient Q: the k-th best root move is chosen with probability (Q-1)/Q^k.
+    /// 0 (or 1) means always the best.
+    pub randomness_quotient: u32,
+    /// Choose at random among root moves of equal best value (otherwise the first in move order).
+    pub random_ties: bool,
+    /// Seed for every random choice; `None` draws one from the system.
+    pub seed: Option<u64>,
+    /// Expectimax: a line whose probability falls below this is evaluated statically.
+    pub chance_cutoff: f64,
+    /// Record the search tree.
+    pub record_tree: bool,
+    /// Cap on recorded nodes.
+    pub node_cap: usize,
+}
+
+impl Default for SearchConfig {
+    fn default() -> Self {
+        SearchConfig {
+            algorithm: Algorithm::Alphabeta,
+            evaluator: String::new(),
+            depth: 4,
+            time_ms: None,
+            node_budget: None,
+            iterative_deepening: false,
+            move_ordering: true,
+            branching_limit: 0,
+            transposition_table: false,
+            tt_bits: 18,
+            randomness_quotient: 0,
+            random_ties: true,
+            seed: None,
+            chance_cutoff: 0.0,
+            record_tree: false,
+            node_cap: DEFAULT_NODE_CAP,
+        }
+    }
+}
+
+impl SearchConfig {
+    /// Checks the ranges of the numeric options.
+    pub fn validate(&self) -> Result<(), Error> {
+        if !(1..=64).contains(&self.depth) {
+            return Err(Error::bad_option("depth", self.depth, "a whole number from 1 to 64"));
+        }
+        if !(10..=26).contains(&self.tt_bits) {
+            return Err(Error::bad_option("tt_bits", self.tt_bits, "a whole number from 10 to 26"));
+        }
+        if !(0.0..1.0).contains(&self.chance_cutoff) {
+            return Err(Error::bad_option("chance_cutoff", self.chance_cutoff, "a probability from 0 up to (not including) 1"));
+        }
+        if self.node_cap == 0 {
+            return Err(Error::bad_option("node_cap", 0, "at least 1"));
+        }
+        if self.time_ms == Some(0) {
+            return Err(Error::bad_option("time_ms", 0, "at least 1 millisecond, or no time budget"));
+        }
+        Ok(())
+    }
+
+    /// Reads a configuration from JSON, with a message naming the bad field.
+    pub fn from_json(text: &str) -> Result<Self, Error> {
+        let config: SearchConfig = serde_json::from_str(text).map_err(|e| {
+            Error::bad_option("search options", text, format!("a JSON object of search options ({e})"))
+        })?;
+        config.validate()?;
+        Ok(config)
+    }
+}
+
+/// How far a search has got, reported to a progress callback.
+#[derive(Debug, Clone, Serialize)]
+pub struct Progress {
+    /// Nodes visited so far.
+    pub nodes: u64,
+    /// The iteration's depth.
+    pub depth: u32,
+    /// Root moves finished in this iteration.
+    pub root_done: usize,
+    /// Root moves in this iteration.
+    pub root_total: usize,
+    /// Fraction of the whole search done, 0 to 1 (an estimate under a time budget).
+    pub fraction: f64,
+    /// Milliseconds since the search started.
+    pub elapsed_ms: f64,
+}
+
+/// One root move with the value the search gave it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RootMove<M> {
+    /// The move.
+    pub mv: M,
+    /// Its value from the root player's view (an upper bound when `exact` is false).
+    pub value: f64,
+    /// Whether the value is exact (alpha-beta gives bounds for moves worse than the best).
+    pub exact: bool,
+}
+
+/// What a search returns.
+#[derive(Debug, Clone)]
+pub struct SearchResult<M> {
+    /// The move to play (`None` at a finished game).
+    pub best: Option<M>,
+    /// The value of the best move from the root player's view.
+    pub value: f64,
+    /// The principal variation, starting with the best move.
+    pub pv: Vec<M>,
+    /// Rank (1 = best) of the chosen move among the root moves.
+    pub rank: usize,
+    /// Why it was chosen: `best`, `tie`, `randomness` or `random`.
+    pub reason: &'static str,
+    /// Root moves, best first.
+    pub root_moves: Vec<RootMove<M>>,
+    /// Whole-run statistics.
+    pub stats: Stats,
+    /// The recorded tree, when asked for.
+    pub tree: Option<TreeDocument>,
+}

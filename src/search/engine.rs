@@ -1,0 +1,744 @@
+//! The search itself: one recursive function for minimax, alpha-beta and expectimax, a root driver
+//! with iterative deepening, budgets and the randomness quotient, and the document builder.
+
+use super::config::{Algorithm, Progress, RootMove, SearchConfig, SearchResult};
+use super::tt::Table;
+use crate::core::{now_ms, Breakdown, Error, Evaluator, Game, NoTerms, Outcome, PlayerId, Rng, Turn};
+use crate::tree::{Bound, Chosen, NodeKind, NoRecorder, Recorder, Stats, TreeDocument, TreeRecorder, GHOST};
+use crate::tree::{FORMAT_NAME, FORMAT_VERSION};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// How often (in nodes) the search looks at the clock, the stop flag and the node budget.
+const CHECK_EVERY: u64 = 1024;
+
+/// Things the caller can attach to a running search.
+#[derive(Default)]
+pub struct Hooks<'a> {
+    /// Set to `true` from elsewhere to stop the search; it stops within [`CHECK_EVERY`] nodes.
+    pub stop: Option<&'a AtomicBool>,
+    /// Called with the search's progress, at most every `progress_every_ms` milliseconds.
+    pub progress: Option<&'a mut dyn FnMut(&Progress)>,
+    /// Interval between progress calls; 100 ms when zero.
+    pub progress_every_ms: f64,
+}
+
+/// A child of a node, made once and kept while the node is searched (copy-make).
+#[derive(Clone)]
+struct Child<G: Game> {
+    mv: G::Move,
+    state: G,
+    prescore: f64,
+    order: u32,
+    breakdown: Option<Breakdown>,
+}
+
+struct Searcher<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder> {
+    eval: &'a E,
+    cfg: &'a SearchConfig,
+    root_player: PlayerId,
+    single_player: bool,
+    prune: bool,
+    nodes: u64,
+    leaves: u64,
+    prune_events: u64,
+    pruned_nodes: u64,
+    tt_hits: u64,
+    start: f64,
+    deadline: Option<f64>,
+    next_check: u64,
+    last_progress: f64,
+    aborted: bool,
+    hooks: Hooks<'h>,
+    depth: u32,
+    root_done: usize,
+    root_total: usize,
+    /// Per-ply buffers, reused so that the hot loop does not allocate once warm.
+    kids: Vec<Vec<Child<G>>>,
+    moves: Vec<Vec<G::Move>>,
+    outcomes: Vec<Vec<(G::Move, f64)>>,
+    pv: Vec<Vec<G::Move>>,
+    tt: Option<Table<G::Move>>,
+    rec: R,
+}
+
+/// Searches `root` and returns the move to play, with statistics and (when the configuration asks)
+/// the recorded tree. Values are from the point of view of the player to move at the root.
+///
+/// Errors: an invalid configuration, or a root where no player is to move (a finished game or a
+/// chance turn).
+pub fn search<G: Game, E: Evaluator<G>>(
+    root: &G,
+    eval: &E,
+    cfg: &SearchConfig,
+    hooks: Hooks<'_>,
+) -> Result<SearchResult<G::Move>, Error> {
+    cfg.validate()?;
+    let root_player = match root.turn() {
+        Turn::Player(p) => p,
+        Turn::Chance => return Err(Error::NotNow("it is nature's turn (a chance move), not a player's".into())),
+        Turn::Terminal => return Err(Error::NotNow("the game is over: there is no move to search".into())),
+    };
+    if cfg.record_tree {
+        run(root, eval, cfg, hooks, root_player, TreeRecorder::new(cfg.node_cap))
+    } else {
+        run(root, eval, cfg, hooks, root_player, NoRecorder)
+    }
+}
+
+/// Recorders the root driver can restart between iterations.
+trait Restart: Recorder + Sized {
+    fn fresh(&self) -> Self;
+    fn into_tree(self, pv: &[String]) -> Option<(crate::tree::Node, bool)>;
+}
+
+impl Restart for NoRecorder {
+    fn fresh(&self) -> Self {
+        NoRecorder
+    }
+    fn into_tree(self, _: &[String]) -> Option<(crate::tree::Node, bool)> {
+        None
+    }
+}
+
+impl Restart for TreeRecorder {
+    fn fresh(&self) -> Self {
+        TreeRecorder::new(self.cap())
+    }
+    fn into_tree(self, pv: &[String]) -> Option<(crate::tree::Node, bool)> {
+        let truncated = self.truncated();
+        self.build(pv).map(|n| (n, truncated))
+    }
+}
+
+fn run<G: Game, E: Evaluator<G>, R: Restart>(
+    root: &G,
+    eval: &E,
+    cfg: &SearchConfig,
+    hooks: Hooks<'_>,
+    root_player: PlayerId,
+    rec: R,
+) -> Result<SearchResult<G::Move>, Error> {
+    let start = now_ms();
+    let mut rng = Rng::seeded(cfg.seed.unwrap_or_else(Rng::entropy_seed));
+    let mut s = Searcher {
+        eval,
+        cfg,
+        root_player,
+        single_player: root.num_players() == 1,
+        prune: cfg.algorithm == Algorithm::Alphabeta,
+        nodes: 0,
+        leaves: 0,
+        prune_events: 0,
+        pruned_nodes: 0,
+        tt_hits: 0,
+        start,
+        deadline: cfg.time_ms.map(|t| start + t as f64),
+        next_check: CHECK_EVERY.min(cfg.node_budget.unwrap_or(u64::MAX)),
+        last_progress: start,
+        aborted: false,
+        hooks,
+        depth: 0,
+        root_done: 0,
+        root_total: 0,
+        kids: Vec::new(),
+        moves: Vec::new(),
+        outcomes: Vec::new(),
+        pv: Vec::new(),
+        tt: (cfg.transposition_table && cfg.algorithm != Algorithm::Random).then(|| Table::new(cfg.tt_bits)),
+        rec,
+    };
+
+    let mut root_moves_buf = Vec::new();
+    root.legal_moves(&mut root_moves_buf);
+    if root_moves_buf.is_empty() {
+        return Err(Error::NotNow("the player to move has no legal move".into()));
+    }
+
+    if cfg.algorithm == Algorithm::Random {
+        return Ok(random_move(root, cfg, &mut s, &mut rng, &root_moves_buf));
+    }
+
+    let max_depth = if cfg.algorithm == Algorithm::Greedy { 1 } else { cfg.depth };
+    let deepening = cfg.iterative_deepening || cfg.time_ms.is_some() || cfg.node_budget.is_some();
+    let first_depth = if deepening { 1 } else { max_depth };
+
+    // Root children, made once. Their order carries over between iterations (best first).
+    let mut root_kids: Vec<Child<G>> = root_moves_buf
+        .iter()
+        .enumerate()
+        .map(|(i, &mv)| {
+            let mut state = root.clone();
+            state.play_unchecked(mv);
+            Child { mv, state, prescore: 0.0, order: i as u32, breakdown: None }
+        })
+        .collect();
+    s.score_kids(&mut root_kids, true, max_depth.max(2));
+    if cfg.move_ordering {
+        root_kids.sort_by(|a, b| b.prescore.total_cmp(&a.prescore).then(a.order.cmp(&b.order)));
+    }
+    let mut searched = root_kids.len();
+    if cfg.branching_limit > 0 {
+        searched = searched.min(cfg.branching_limit);
+    }
+
+    let mut done: Option<(Vec<RootMove<G::Move>>, Vec<Vec<G::Move>>, u32, R)> = None;
+    let mut partial: Option<(Vec<RootMove<G::Move>>, Vec<Vec<G::Move>>, R)> = None;
+    for depth in first_depth..=max_depth {
+        s.depth = depth;
+        let (values, pvs, complete) = s.root_iteration(root, &mut root_kids[..searched], depth);
+        let rec = {
+            let fresh = s.rec.fresh();
+            std::mem::replace(&mut s.rec, fresh)
+        };
+        if complete {
+            // Next iteration: best first, the rest by this iteration's values.
+            let mut ranked: Vec<(usize, f64)> = values.iter().map(|v| (v.0, v.1)).collect();
+            ranked.sort_by(|a, b| b.1.total_cmp(&a.1));
+            let order: Vec<usize> = ranked.iter().map(|r| r.0).collect();
+            let roots: Vec<RootMove<G::Move>> = values
+                .iter()
+                .map(|&(i, value, exact)| RootMove { mv: root_kids[i].mv, value, exact })
+                .collect();
+            let reordered: Vec<Child<G>> = order.iter().map(|&i| root_kids[i].clone()).collect();
+            root_kids[..searched].clone_from_slice(&reordered);
+            done = Some((roots, pvs, depth, rec));
+            if s.aborted || s.out_of_time_for_next() {
+                break;
+            }
+        } else {
+            if done.is_none() && !values.is_empty() {
+                let roots = values
+                    .iter()
+                    .map(|&(i, value, exact)| RootMove { mv: root_kids[i].mv, value, exact })
+                    .collect();
+                partial = Some((roots, pvs, rec));
+            }
+            break;
+        }
+    }
+
+    let (roots, pvs, depth_reached, rec) = match (done, partial) {
+        (Some(d), _) => d,
+        (None, Some((r, p, rec))) => (r, p, 0, rec),
+        (None, None) => {
+            // Stopped before a single root move was searched: play the first by pre-score.
+            let kid = &root_kids[0];
+            (vec![RootMove { mv: kid.mv, value: kid.prescore, exact: false }], vec![vec![kid.mv]], 0, s.rec.fresh())
+        }
+    };
+
+    // Rank root moves, shuffle equal best ones, then apply the randomness quotient.
+    let mut ranked: Vec<(RootMove<G::Move>, Vec<G::Move>)> = roots.into_iter().zip(pvs).collect();
+    ranked.sort_by(|a, b| b.0.value.total_cmp(&a.0.value));
+    let best_value = ranked[0].0.value;
+    let ties = ranked.iter().take_while(|r| r.0.exact && (r.0.value - best_value).abs() < 1e-9).count();
+    let mut reason = "best";
+    if cfg.random_ties && ties > 1 {
+        let pick = rng.below(ties as u64) as usize;
+        ranked.swap(0, pick);
+        reason = "tie";
+    }
+    let mut k = 0;
+    if cfg.randomness_quotient > 1 {
+        while k + 1 < ranked.len() && rng.below(cfg.randomness_quotient as u64) == 0 {
+            k += 1;
+        }
+        if k > 0 {
+            reason = "randomness";
+        }
+    }
+    let chosen = ranked[k].0.clone();
+    let pv = ranked[k].1.clone();
+    let root_moves: Vec<RootMove<G::Move>> = ranked.into_iter().map(|r| r.0).collect();
+
+    let stats = Stats {
+        nodes: s.nodes,
+        leaves: s.leaves,
+        time_ms: ((now_ms() - start) * 1000.0).round() / 1000.0,
+        prune_events: s.prune_events,
+        pruned_nodes: s.pruned_nodes,
+        tt_hits: s.tt_hits,
+        depth_reached,
+        truncated: false,
+    };
+    let pv_text = pv_texts(root, &pv);
+    let mut result = SearchResult {
+        best: Some(chosen.mv),
+        value: best_value,
+        pv,
+        rank: k + 1,
+        reason,
+        root_moves,
+        stats,
+        tree: None,
+    };
+    if let Some((node, truncated)) = rec.into_tree(&pv_text) {
+        result.stats.truncated = truncated;
+        result.tree = Some(document(root, eval, cfg, &result, node, root_player));
+    }
+    Ok(result)
+}
+
+/// The text of each move of a line, each in the context of the position it is played from.
+fn pv_texts<G: Game>(root: &G, pv: &[G::Move]) -> Vec<String> {
+    let mut pos = root.clone();
+    let mut out = Vec::with_capacity(pv.len());
+    for &m in pv {
+        out.push(pos.format_move(m));
+        if pos.play(m).is_err() {
+            break;
+        }
+    }
+    out
+}
+
+fn random_move<G: Game, E: Evaluator<G>, R: Restart>(
+    root: &G,
+    cfg: &SearchConfig,
+    s: &mut Searcher<'_, '_, G, E, R>,
+    rng: &mut Rng,
+    moves: &[G::Move],
+) -> SearchResult<G::Move> {
+    let pick = rng.below(moves.len() as u64) as usize;
+    let mv = moves[pick];
+    s.nodes = 1 + moves.len() as u64;
+    let stats = Stats { nodes: s.nodes, time_ms: ((now_ms() - s.start) * 1000.0).round() / 1000.0, ..Stats::default() };
+    let mut result = SearchResult {
+        best: Some(mv),
+        value: 0.0,
+        pv: vec![mv],
+        rank: 1,
+        reason: "random",
+        root_moves: moves.iter().map(|&m| RootMove { mv: m, value: 0.0, exact: false }).collect(),
+        stats,
+        tree: None,
+    };
+    if cfg.record_tree {
+        let mut rec = TreeRecorder::new(cfg.node_cap);
+        let h = rec.open(None, None, None, f64::NEG_INFINITY, f64::INFINITY);
+        for &m in moves {
+            let c = rec.open(Some(root.format_move(m)), None, None, f64::NEG_INFINITY, f64::INFINITY);
+            rec.close(c, NodeKind::Leaf, None, Bound::Exact, None, false);
+        }
+        rec.close(h, NodeKind::Max, None, Bound::Exact, None, false);
+        let pv_text = vec![root.format_move(mv)];
+        if let Some(node) = rec.build(&pv_text) {
+            let player = match root.turn() {
+                Turn::Player(p) => p,
+                _ => 0,
+            };
+            result.tree = Some(document(root, s.eval, cfg, &result, node, player));
+        }
+    }
+    result
+}
+
+fn document<G: Game, E: Evaluator<G>>(
+    root: &G,
+    eval: &E,
+    cfg: &SearchConfig,
+    result: &SearchResult<G::Move>,
+    node: crate::tree::Node,
+    root_player: PlayerId,
+) -> TreeDocument {
+    let settings = match serde_json::to_value(cfg) {
+        Ok(serde_json::Value::Object(mut m)) => {
+            m.insert("evaluator".into(), serde_json::Value::String(eval.name().to_string()));
+            m.retain(|_, v| !v.is_null());
+            m
+        }
+        _ => serde_json::Map::new(),
+    };
+    TreeDocument {
+        format: FORMAT_NAME.to_string(),
+        version: FORMAT_VERSION,
+        game: root.game_id(),
+        root_position: Some(root.position_text()),
+        engine: format!("plyscope {}", env!("CARGO_PKG_VERSION")),
+        algorithm: cfg.algorithm.id().to_string(),
+        evaluator: Some(eval.name().to_string()),
+        perspective: root.player_name(root_player).to_string(),
+        settings,
+        stats: result.stats.clone(),
+        chosen: result.best.map(|m| Chosen { mv: root.format_move(m), rank: result.rank, reason: result.reason.to_string() }),
+        root: node,
+    }
+}
+
+impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder> Searcher<'a, 'h, G, E, R> {
+    fn ensure_ply(&mut self, ply: usize) {
+        while self.kids.len() <= ply + 1 {
+            self.kids.push(Vec::new());
+            self.moves.push(Vec::new());
+            self.outcomes.push(Vec::new());
+            self.pv.push(Vec::new());
+        }
+    }
+
+    /// Looks at the stop flag, the budgets and the progress callback.
+    #[cold]
+    fn check(&mut self) {
+        self.next_check = (self.nodes + CHECK_EVERY).min(self.cfg.node_budget.unwrap_or(u64::MAX));
+        if let Some(limit) = self.cfg.node_budget {
+            if self.nodes >= limit {
+                self.aborted = true;
+            }
+        }
+        if let Some(stop) = self.hooks.stop {
+            if stop.load(Ordering::Relaxed) {
+                self.aborted = true;
+            }
+        }
+        let now = now_ms();
+        if let Some(deadline) = self.deadline {
+            if now >= deadline {
+                self.aborted = true;
+            }
+        }
+        let every = if self.hooks.progress_every_ms > 0.0 { self.hooks.progress_every_ms } else { 100.0 };
+        if now - self.last_progress >= every {
+            self.last_progress = now;
+            self.report(now);
+        }
+    }
+
+    fn report(&mut self, now: f64) {
+        if self.hooks.progress.is_none() {
+            return;
+        }
+        let depth_frac = if self.root_total > 0 { self.root_done as f64 / self.root_total as f64 } else { 0.0 };
+        let max_depth = if self.cfg.algorithm == Algorithm::Greedy { 1 } else { self.cfg.depth };
+        let fraction = match self.deadline {
+            Some(d) => ((now - self.start) / (d - self.start)).clamp(0.0, 1.0),
+            None if self.cfg.iterative_deepening => {
+                // Each iteration costs several times the one before: weight the last one most.
+                ((self.depth as f64 - 1.0 + depth_frac) / max_depth as f64).clamp(0.0, 1.0)
+            }
+            None => depth_frac,
+        };
+        let p = Progress {
+            nodes: self.nodes,
+            depth: self.depth,
+            root_done: self.root_done,
+            root_total: self.root_total,
+            fraction,
+            elapsed_ms: now - self.start,
+        };
+        if let Some(cb) = self.hooks.progress.as_mut() {
+            cb(&p);
+        }
+    }
+
+    /// Whether the last iteration took so long that the next one cannot finish in the time left.
+    fn out_of_time_for_next(&self) -> bool {
+        match self.deadline {
+            Some(d) => {
+                let now = now_ms();
+                // A new iteration costs several times the last; do not start one that cannot finish.
+                now + (now - self.start) * 2.0 > d
+            }
+            None => false,
+        }
+    }
+
+    /// Computes the pre-scores of `kids` (with breakdowns when recording) if anything needs them.
+    fn score_kids(&mut self, kids: &mut [Child<G>], _maximizing: bool, depth: u32) {
+        let need = R::ACTIVE || self.cfg.branching_limit > 0 || (self.cfg.move_ordering && depth >= 2);
+        if !need {
+            return;
+        }
+        for k in kids.iter_mut() {
+            if R::ACTIVE {
+                let mut b = Breakdown::default();
+                let v = self.eval.prescore(&k.state, self.root_player, &mut b);
+                b.total = v;
+                k.prescore = v;
+                k.breakdown = Some(b);
+            } else {
+                k.prescore = self.eval.prescore(&k.state, self.root_player, &mut NoTerms);
+            }
+        }
+    }
+
+    /// One iteration at the root. Returns each searched root child's (index, value, exact), the
+    /// principal variations, and whether the iteration completed.
+    #[allow(clippy::type_complexity)]
+    fn root_iteration(
+        &mut self,
+        root: &G,
+        kids: &mut [Child<G>],
+        depth: u32,
+    ) -> (Vec<(usize, f64, bool)>, Vec<Vec<G::Move>>, bool) {
+        self.ensure_ply(1);
+        self.root_done = 0;
+        self.root_total = kids.len();
+        let full_window = !self.prune || self.cfg.randomness_quotient > 1;
+        let h = if R::ACTIVE { self.rec.open(None, None, None, f64::NEG_INFINITY, f64::INFINITY) } else { GHOST };
+        let mut alpha = f64::NEG_INFINITY;
+        let mut best = f64::NEG_INFINITY;
+        let mut values = Vec::with_capacity(kids.len());
+        let mut pvs = Vec::with_capacity(kids.len());
+        for (i, kid) in kids.iter_mut().enumerate() {
+            let lo = if full_window {
+                f64::NEG_INFINITY
+            } else if self.cfg.random_ties && alpha.is_finite() {
+                // A window just below the best so far: moves that tie come back exact.
+                alpha - 1e-6
+            } else {
+                alpha
+            };
+            let ch = if R::ACTIVE {
+                self.rec.open(Some(root.format_move(kid.mv)), None, kid.breakdown.clone(), lo, f64::INFINITY)
+            } else {
+                GHOST
+            };
+            let v = self.node(&kid.state, depth - 1, 1, lo, f64::INFINITY, 1.0, ch);
+            if self.aborted {
+                break;
+            }
+            let exact = v > lo;
+            values.push((i, v, exact));
+            let mut line = Vec::with_capacity(depth as usize);
+            line.push(kid.mv);
+            line.extend_from_slice(&self.pv[1]);
+            pvs.push(line);
+            if v > best {
+                best = v;
+            }
+            if self.prune && v > alpha {
+                alpha = v;
+            }
+            self.root_done += 1;
+        }
+        let complete = !self.aborted;
+        if R::ACTIVE {
+            let kind = NodeKind::Max;
+            let value = (!values.is_empty()).then_some(best);
+            self.rec.close(h, kind, value, Bound::Exact, None, false);
+        }
+        (values, pvs, complete)
+    }
+
+    /// Searches one node whose recorder handle `h` is open, closes it, and returns its value.
+    fn node(&mut self, pos: &G, depth: u32, ply: usize, alpha: f64, beta: f64, prob: f64, h: u32) -> f64 {
+        self.nodes += 1;
+        if self.nodes >= self.next_check {
+            self.check();
+        }
+        self.ensure_ply(ply);
+        self.pv[ply].clear();
+        if self.aborted {
+            if R::ACTIVE {
+                self.rec.close(h, NodeKind::Leaf, None, Bound::Exact, None, false);
+            }
+            return 0.0;
+        }
+        match pos.turn() {
+            Turn::Terminal => {
+                self.leaves += 1;
+                let outcome = pos.outcome().unwrap_or(Outcome::Draw);
+                let v = self.eval.terminal(pos, outcome, self.root_player, ply as u32);
+                if R::ACTIVE {
+                    self.rec.close(h, NodeKind::Terminal, Some(v), Bound::Exact, None, false);
+                }
+                v
+            }
+            _ if depth == 0 || (prob < self.cfg.chance_cutoff) => self.leaf(pos, h),
+            Turn::Chance => self.chance(pos, depth, ply, prob, h),
+            Turn::Player(p) => self.player(pos, p, depth, ply, alpha, beta, prob, h),
+        }
+    }
+
+    fn leaf(&mut self, pos: &G, h: u32) -> f64 {
+        self.leaves += 1;
+        if R::ACTIVE {
+            let mut b = Breakdown::default();
+            let v = self.eval.evaluate(pos, self.root_player, &mut b);
+            b.total = v;
+            self.rec.close(h, NodeKind::Leaf, Some(v), Bound::Exact, Some(b), false);
+            v
+        } else {
+            self.eval.evaluate(pos, self.root_player, &mut NoTerms)
+        }
+    }
+
+    fn chance(&mut self, pos: &G, depth: u32, ply: usize, prob: f64, h: u32) -> f64 {
+        let mut outcomes = std::mem::take(&mut self.outcomes[ply]);
+        pos.chance_outcomes(&mut outcomes);
+        let mut sum = 0.0;
+        let mut total = 0.0;
+        for &(m, p) in outcomes.iter() {
+            let mut child = pos.clone();
+            child.play_unchecked(m);
+            let ch = if R::ACTIVE {
+                self.rec.open(Some(pos.format_move(m)), Some(p), None, f64::NEG_INFINITY, f64::INFINITY)
+            } else {
+                GHOST
+            };
+            let v = self.node(&child, depth, ply + 1, f64::NEG_INFINITY, f64::INFINITY, prob * p, ch);
+            if self.aborted {
+                break;
+            }
+            sum += p * v;
+            total += p;
+        }
+        self.outcomes[ply] = outcomes;
+        self.pv[ply].clear();
+        let value = if total > 0.0 { sum / total } else { self.eval.evaluate(pos, self.root_player, &mut NoTerms) };
+        if R::ACTIVE {
+            let v = (!self.aborted).then_some(value);
+            self.rec.close(h, NodeKind::Chance, v, Bound::Exact, None, false);
+        }
+        value
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn player(
+        &mut self,
+        pos: &G,
+        player: PlayerId,
+        depth: u32,
+        ply: usize,
+        mut alpha: f64,
+        mut beta: f64,
+        prob: f64,
+        h: u32,
+    ) -> f64 {
+        let maximizing = self.single_player || player == self.root_player;
+        let kind = if maximizing { NodeKind::Max } else { NodeKind::Min };
+        let (alpha0, beta0) = (alpha, beta);
+
+        // Transposition table.
+        let key = pos.zobrist();
+        let mut tt_move = None;
+        if let Some(tt) = &self.tt {
+            if let Some(e) = tt.probe(key) {
+                tt_move = e.mv;
+                if e.depth as u32 >= depth {
+                    let hit = match e.bound {
+                        Bound::Exact => true,
+                        Bound::Lower => e.value >= beta,
+                        Bound::Upper => e.value <= alpha,
+                    };
+                    if hit {
+                        self.tt_hits += 1;
+                        if R::ACTIVE {
+                            self.rec.close(h, kind, Some(e.value), e.bound, None, true);
+                        }
+                        return e.value;
+                    }
+                }
+            }
+        }
+
+        // Children, made once (copy-make) into this ply's reusable buffer.
+        let mut moves = std::mem::take(&mut self.moves[ply]);
+        pos.legal_moves(&mut moves);
+        if moves.is_empty() {
+            self.moves[ply] = moves;
+            return self.leaf(pos, h);
+        }
+        let mut kids = std::mem::take(&mut self.kids[ply]);
+        kids.clear();
+        for (i, &mv) in moves.iter().enumerate() {
+            let mut state = pos.clone();
+            state.play_unchecked(mv);
+            kids.push(Child { mv, state, prescore: 0.0, order: i as u32, breakdown: None });
+        }
+        self.moves[ply] = moves;
+        self.score_kids(&mut kids, maximizing, depth);
+        if self.cfg.move_ordering && (depth >= 2 || self.cfg.branching_limit > 0) {
+            if maximizing {
+                kids.sort_unstable_by(|a, b| b.prescore.total_cmp(&a.prescore).then(a.order.cmp(&b.order)));
+            } else {
+                kids.sort_unstable_by(|a, b| a.prescore.total_cmp(&b.prescore).then(a.order.cmp(&b.order)));
+            }
+        }
+        if let Some(tm) = tt_move {
+            if let Some(i) = kids.iter().position(|k| k.mv == tm) {
+                kids[..=i].rotate_right(1);
+            }
+        }
+        let limit = if self.cfg.branching_limit > 0 { self.cfg.branching_limit.min(kids.len()) } else { kids.len() };
+
+        let mut best = if maximizing { f64::NEG_INFINITY } else { f64::INFINITY };
+        let mut best_mv = None;
+        let mut cut_at = None;
+        let mut last_handle = GHOST;
+        for i in 0..limit {
+            let ch = if R::ACTIVE {
+                let b = kids[i].breakdown.take();
+                self.rec.open(Some(pos.format_move(kids[i].mv)), None, b, alpha, beta)
+            } else {
+                GHOST
+            };
+            last_handle = ch;
+            let v = self.node(&kids[i].state, depth - 1, ply + 1, alpha, beta, prob, ch);
+            if self.aborted {
+                break;
+            }
+            let better = if maximizing { v > best } else { v < best };
+            if better {
+                best = v;
+                best_mv = Some(kids[i].mv);
+                let (head, tail) = self.pv.split_at_mut(ply + 1);
+                head[ply].clear();
+                head[ply].push(kids[i].mv);
+                head[ply].extend_from_slice(&tail[0]);
+            }
+            if self.prune {
+                if maximizing {
+                    alpha = alpha.max(v);
+                } else {
+                    beta = beta.min(v);
+                }
+                if alpha >= beta {
+                    cut_at = Some(i);
+                    break;
+                }
+            }
+        }
+
+        if self.aborted {
+            self.kids[ply] = kids;
+            if R::ACTIVE {
+                self.rec.close(h, kind, None, Bound::Exact, None, false);
+            }
+            return 0.0;
+        }
+
+        if let Some(i) = cut_at {
+            let cut = limit - i - 1;
+            if cut > 0 {
+                self.prune_events += 1;
+                self.pruned_nodes += cut as u64;
+                if R::ACTIVE {
+                    let moves_text: Vec<String> = kids[i + 1..limit].iter().map(|k| pos.format_move(k.mv)).collect();
+                    self.rec.pruned(moves_text, "alphabeta", last_handle, best, alpha0, beta0);
+                }
+            }
+        }
+        if R::ACTIVE && limit < kids.len() {
+            let moves_text: Vec<String> = kids[limit..].iter().map(|k| pos.format_move(k.mv)).collect();
+            self.rec.pruned(moves_text, "branching_limit", GHOST, best, alpha0, beta0);
+        }
+
+        let bound = if !self.prune {
+            Bound::Exact
+        } else if best <= alpha0 {
+            Bound::Upper
+        } else if best >= beta0 {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        };
+        if let Some(tt) = &mut self.tt {
+            tt.store(key, depth, best, bound, best_mv);
+        }
+        self.kids[ply] = kids;
+        if R::ACTIVE {
+            self.rec.close(h, kind, Some(best), bound, None, false);
+        }
+        best
+    }
+}

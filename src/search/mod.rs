@@ -1,0 +1,14 @@
+//! Search algorithms generic over a [`Game`](crate::core::Game) and an
+//! [`Evaluator`](crate::core::Evaluator): random, greedy, minimax, alpha-beta and expectimax, with
+//! depth, time and node budgets, iterative deepening, move ordering by pre-score, a branching limit,
+//! a transposition table, random tie-breaking and the randomness quotient.
+//!
+//! Values are always from the point of view of the player to move at the root (the maximising
+//! player); chance turns take the probability-weighted mean of their outcomes.
+
+mod config;
+mod engine;
+mod tt;
+
+pub use config::{Algorithm, Progress, RootMove, SearchConfig, SearchResult};
+pub use engine::{search, Hooks};

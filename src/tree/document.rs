@@ -1,0 +1,225 @@
+//! The tree document: serde types for the `plyscope-tree` JSON format, version 1.
+
+use crate::core::Breakdown;
+use serde::{Deserialize, Serialize};
+
+/// The value of the document's `format` field.
+pub const FORMAT_NAME: &str = "plyscope-tree";
+/// The format version this engine writes.
+pub const FORMAT_VERSION: u32 = 1;
+
+/// One search, as written after an AI turn.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TreeDocument {
+    /// Always [`FORMAT_NAME`].
+    pub format: String,
+    /// Always [`FORMAT_VERSION`] for documents this engine writes.
+    pub version: u32,
+    /// The game id (`"reversi"`, `"reversi-12"`, `"tictactoe"`...).
+    pub game: String,
+    /// The root position in the game's own position text, when known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub root_position: Option<String>,
+    /// Who wrote the document (`"plyscope 0.1.0"`).
+    pub engine: String,
+    /// `random`, `greedy`, `minimax`, `alphabeta`, `expectimax`, `mcts` or `other`.
+    pub algorithm: String,
+    /// The name of the evaluator whose terms appear in the breakdowns.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub evaluator: Option<String>,
+    /// The player whose view every value takes (the maximising player).
+    pub perspective: String,
+    /// The search settings, as given.
+    #[serde(default)]
+    pub settings: serde_json::Map<String, serde_json::Value>,
+    /// Whole-run statistics.
+    pub stats: Stats,
+    /// The move the engine chose.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chosen: Option<Chosen>,
+    /// The root node.
+    pub root: Node,
+}
+
+/// Whole-run statistics of a search.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Stats {
+    /// Nodes visited (interior nodes and leaves).
+    pub nodes: u64,
+    /// Leaves evaluated (static evaluations and finished games).
+    pub leaves: u64,
+    /// Wall time of the search in milliseconds.
+    pub time_ms: f64,
+    /// Alpha-beta cut-offs.
+    pub prune_events: u64,
+    /// Sibling moves skipped by those cut-offs.
+    pub pruned_nodes: u64,
+    /// Transposition-table hits that answered a node without searching it.
+    pub tt_hits: u64,
+    /// The depth of the last completed iteration.
+    pub depth_reached: u32,
+    /// Whether the recorded tree hit its node cap.
+    pub truncated: bool,
+}
+
+/// The move chosen at the root.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Chosen {
+    /// The move's text.
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// Its rank among the root moves by value, 1 for the best.
+    pub rank: usize,
+    /// `best`, `tie` (random among equal best), `randomness` (the randomness quotient picked a lower
+    /// rank) or `random` (the random player).
+    pub reason: String,
+}
+
+/// What a node stands for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum NodeKind {
+    /// The maximising player (the perspective) moves here.
+    Max,
+    /// The minimising player moves here.
+    Min,
+    /// Nature moves here; the value is the probability-weighted mean of the children.
+    Chance,
+    /// A static evaluation at the depth limit.
+    Leaf,
+    /// A finished game.
+    Terminal,
+    /// The siblings cut at once by one alpha-beta cut-off, or left out by the branching limit.
+    Pruned,
+    /// Nodes that were searched but not recorded because the tree hit its node cap.
+    Truncated,
+}
+
+/// What a value is known to be.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Bound {
+    /// The value is exact.
+    Exact,
+    /// The true value is at least this (a fail-high).
+    Lower,
+    /// The true value is at most this (a fail-low).
+    Upper,
+}
+
+/// Why a `pruned` node's siblings were cut.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Cutoff {
+    /// The id of the sibling whose value caused the cut (absent when it was not recorded).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub by: Option<u64>,
+    /// That sibling's value.
+    #[serde(default)]
+    pub value: Option<f64>,
+    /// The window when the cut happened.
+    #[serde(default)]
+    pub alpha: Option<f64>,
+    /// The window when the cut happened.
+    #[serde(default)]
+    pub beta: Option<f64>,
+}
+
+/// One node of the tree.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Node {
+    /// Unique within the document.
+    pub id: u64,
+    /// The move that leads here (absent at the root).
+    #[serde(rename = "move", default, skip_serializing_if = "Option::is_none")]
+    pub mv: Option<String>,
+    /// What the node stands for.
+    pub kind: NodeKind,
+    /// The backed-up value from the perspective; `None` if never resolved.
+    #[serde(default)]
+    pub value: Option<f64>,
+    /// What the value is known to be.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bound: Option<Bound>,
+    /// Alpha on entry (alpha-beta only; absent means minus infinity).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub alpha: Option<f64>,
+    /// Beta on entry (alpha-beta only; absent means plus infinity).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub beta: Option<f64>,
+    /// The pre-score that ordered this node among its siblings.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prescore: Option<Breakdown>,
+    /// The static evaluation, at a leaf.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub eval: Option<Breakdown>,
+    /// The probability of this outcome, on children of a chance node.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prob: Option<f64>,
+    /// On the principal variation.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub best: bool,
+    /// Answered from the transposition table without searching below.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub tt: bool,
+    /// For `pruned` and `truncated` nodes: how many nodes this one stands for.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub count: Option<u64>,
+    /// For `pruned` nodes: the moves cut.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub moves: Option<Vec<String>>,
+    /// For `pruned` nodes cut by alpha-beta: what caused the cut.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cutoff: Option<Cutoff>,
+    /// For `pruned` nodes: `alphabeta` or `branching_limit`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// The children, in the order searched.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub children: Vec<Node>,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+impl Node {
+    /// A node with the given id and kind and nothing else.
+    pub fn new(id: u64, kind: NodeKind) -> Self {
+        Node {
+            id,
+            mv: None,
+            kind,
+            value: None,
+            bound: None,
+            alpha: None,
+            beta: None,
+            prescore: None,
+            eval: None,
+            prob: None,
+            best: false,
+            tt: false,
+            count: None,
+            moves: None,
+            cutoff: None,
+            reason: None,
+            children: Vec::new(),
+        }
+    }
+
+    /// The number of nodes in this subtree, this one included.
+    pub fn size(&self) -> usize {
+        1 + self.children.iter().map(Node::size).sum::<usize>()
+    }
+}
+
+impl TreeDocument {
+    /// The document as pretty JSON (two-space indents).
+    pub fn to_json_pretty(&self) -> String {
+        serde_json::to_string_pretty(self).expect("tree documents hold only finite numbers and strings")
+    }
+
+    /// The document as compact JSON.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).expect("tree documents hold only finite numbers and strings")
+    }
+}

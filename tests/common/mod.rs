@@ -1,0 +1,178 @@
+//! Checks every game gets for free: random playouts (legal moves play, notation and position text
+//! round-trip, incremental zobrist equals a fresh one, chance probabilities sum to 1) and search
+//! agreement (minimax and alpha-beta give the same root value; alpha-beta visits fewer nodes).
+#![allow(dead_code)]
+
+use plyscope::core::{Game, Rng, Turn};
+use plyscope::games::Playable;
+use plyscope::search::{search, Algorithm, Hooks, SearchConfig};
+
+/// Plays `games` random games from `start` (at most `max_plies` plies each) and checks on every
+/// position: legal moves play and round-trip through text, zobrist keys match, position text
+/// round-trips, chance probabilities sum to 1. Returns the number of positions checked.
+pub fn random_playouts<G: Playable + PartialEq>(
+    start: &G,
+    games: usize,
+    max_plies: usize,
+    seed: u64,
+) -> usize {
+    let mut rng = Rng::seeded(seed);
+    let mut checked = 0;
+    let variant = start.game_id();
+    for _ in 0..games {
+        let mut pos = start.clone();
+        for _ in 0..max_plies {
+            checked += 1;
+            assert_eq!(
+                pos.zobrist(),
+                pos.zobrist_from_scratch(),
+                "incremental zobrist differs at {}",
+                pos.position_text()
+            );
+            let text = pos.position_text();
+            let back = G::from_position_text(&variant, &text)
+                .unwrap_or_else(|e| panic!("{text:?} does not read back: {e}"));
+            assert_eq!(back.position_text(), text, "position text round-trip");
+            assert_eq!(
+                back.zobrist(),
+                pos.zobrist(),
+                "zobrist after position round-trip of {text}"
+            );
+            let m = match pos.turn() {
+                Turn::Terminal => {
+                    assert!(
+                        pos.outcome().is_some(),
+                        "a terminal position has an outcome"
+                    );
+                    let mut ms = Vec::new();
+                    pos.legal_moves(&mut ms);
+                    assert!(ms.is_empty(), "no legal moves in a finished game");
+                    break;
+                }
+                Turn::Chance => {
+                    let mut outs = Vec::new();
+                    pos.chance_outcomes(&mut outs);
+                    assert!(!outs.is_empty(), "a chance turn has outcomes");
+                    let total: f64 = outs.iter().map(|o| o.1).sum();
+                    assert!(
+                        (total - 1.0).abs() < 1e-9,
+                        "chance probabilities sum to {total}, not 1"
+                    );
+                    outs[rng.below(outs.len() as u64) as usize].0
+                }
+                Turn::Player(_) => {
+                    assert!(pos.outcome().is_none(), "no outcome before the end");
+                    let mut ms = Vec::new();
+                    pos.legal_moves(&mut ms);
+                    assert!(
+                        !ms.is_empty(),
+                        "a player to move has a move (pass included) at {text}"
+                    );
+                    for &m in &ms {
+                        let t = pos.format_move(m);
+                        let parsed = pos
+                            .parse_move(&t)
+                            .unwrap_or_else(|e| panic!("{t:?} does not parse back: {e}"));
+                        assert_eq!(parsed, m, "move notation round-trip of {t}");
+                        let mut c = pos.clone();
+                        c.play(m)
+                            .unwrap_or_else(|e| panic!("legal move {t} refused: {e}"));
+                    }
+                    ms[rng.below(ms.len() as u64) as usize]
+                }
+            };
+            pos.play_unchecked(m);
+        }
+    }
+    checked
+}
+
+/// Collects `count` positions reached by random play from `start`, skipping finished ones.
+pub fn random_positions<G: Game>(start: &G, count: usize, max_plies: usize, seed: u64) -> Vec<G> {
+    let mut rng = Rng::seeded(seed);
+    let mut out = Vec::new();
+    while out.len() < count {
+        let mut pos = start.clone();
+        let plies = rng.below(max_plies as u64 + 1);
+        for _ in 0..plies {
+            match pos.turn() {
+                Turn::Terminal => break,
+                Turn::Chance => {
+                    let mut outs = Vec::new();
+                    pos.chance_outcomes(&mut outs);
+                    let m = outs[rng.below(outs.len() as u64) as usize].0;
+                    pos.play_unchecked(m);
+                }
+                Turn::Player(_) => {
+                    let mut ms = Vec::new();
+                    pos.legal_moves(&mut ms);
+                    let m = ms[rng.below(ms.len() as u64) as usize];
+                    pos.play_unchecked(m);
+                }
+            }
+        }
+        if matches!(pos.turn(), Turn::Player(_)) {
+            out.push(pos);
+        }
+    }
+    out
+}
+
+/// On each position: minimax and alpha-beta (with and without move ordering) return the same root
+/// value at `depth`, and alpha-beta visits no more nodes than minimax (fewer in total).
+pub fn search_agreement<G: Playable>(positions: &[G], depth: u32, evaluator: &str) {
+    let eval = G::evaluator(evaluator).unwrap();
+    let (mut mm_nodes, mut ab_nodes) = (0, 0);
+    for pos in positions {
+        let base = SearchConfig {
+            depth,
+            evaluator: evaluator.into(),
+            seed: Some(1),
+            random_ties: false,
+            ..Default::default()
+        };
+        let mm = search(
+            pos,
+            &eval,
+            &SearchConfig {
+                algorithm: Algorithm::Minimax,
+                move_ordering: false,
+                ..base.clone()
+            },
+            Hooks::default(),
+        )
+        .unwrap();
+        for ordering in [false, true] {
+            let ab = search(
+                pos,
+                &eval,
+                &SearchConfig {
+                    algorithm: Algorithm::Alphabeta,
+                    move_ordering: ordering,
+                    ..base.clone()
+                },
+                Hooks::default(),
+            )
+            .unwrap();
+            assert!(
+                (mm.value - ab.value).abs() < 1e-6,
+                "minimax {} and alpha-beta {} (ordering {ordering}) disagree at {}",
+                mm.value,
+                ab.value,
+                pos.position_text()
+            );
+            assert!(
+                ab.stats.nodes <= mm.stats.nodes,
+                "alpha-beta visited more nodes than minimax"
+            );
+            if !ordering {
+                ab_nodes += ab.stats.nodes;
+            }
+        }
+        mm_nodes += mm.stats.nodes;
+    }
+    assert!(
+        ab_nodes < mm_nodes,
+        "alpha-beta ({ab_nodes} nodes) should visit fewer than minimax ({mm_nodes})"
+    );
+}
