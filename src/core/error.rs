@@ -15,13 +15,20 @@ pub struct ParseMoveError {
 impl ParseMoveError {
     /// A new error for `text`, which should have been `expected`.
     pub fn new(text: &str, expected: impl Into<String>) -> Self {
-        ParseMoveError { text: text.to_string(), expected: expected.into() }
+        ParseMoveError {
+            text: text.to_string(),
+            expected: expected.into(),
+        }
     }
 }
 
 impl fmt::Display for ParseMoveError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "cannot read move {:?}: expected {}", self.text, self.expected)
+        write!(
+            f,
+            "cannot read move {:?}: expected {}",
+            self.text, self.expected
+        )
     }
 }
 
@@ -39,7 +46,10 @@ pub struct IllegalMove {
 impl IllegalMove {
     /// A new error for move `mv`.
     pub fn new(mv: impl Into<String>, reason: impl Into<String>) -> Self {
-        IllegalMove { mv: mv.into(), reason: reason.into() }
+        IllegalMove {
+            mv: mv.into(),
+            reason: reason.into(),
+        }
     }
 }
 
@@ -69,18 +79,32 @@ impl ParsePositionError {
             Some(c) => format!("{c:?}"),
             None => "end of text".to_string(),
         };
-        ParsePositionError { at, found, expected: expected.into() }
+        ParsePositionError {
+            at,
+            found,
+            expected: expected.into(),
+        }
     }
 
     /// A new error about the position as a whole (a rule it breaks rather than a bad character).
     pub fn whole(problem: impl Into<String>) -> Self {
-        ParsePositionError { at: 0, found: "the whole position".to_string(), expected: problem.into() }
+        ParsePositionError {
+            at: 0,
+            found: "the whole position".to_string(),
+            expected: problem.into(),
+        }
     }
 }
 
 impl fmt::Display for ParsePositionError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "bad position text at character {}: found {}, expected {}", self.at + 1, self.found, self.expected)
+        write!(
+            f,
+            "bad position text at character {}: found {}, expected {}",
+            self.at + 1,
+            self.found,
+            self.expected
+        )
     }
 }
 
@@ -118,7 +142,11 @@ pub enum Error {
 impl Error {
     /// A [`Error::BadOption`].
     pub fn bad_option(name: &str, value: impl fmt::Display, expected: impl Into<String>) -> Self {
-        Error::BadOption { name: name.to_string(), value: value.to_string(), expected: expected.into() }
+        Error::BadOption {
+            name: name.to_string(),
+            value: value.to_string(),
+            expected: expected.into(),
+        }
     }
 }
 
@@ -129,9 +157,18 @@ impl fmt::Display for Error {
             Error::Illegal(e) => e.fmt(f),
             Error::ParsePosition(e) => e.fmt(f),
             Error::UnknownGame { id, known } => {
-                write!(f, "unknown game {:?}: expected one of {}", id, known.join(", "))
+                write!(
+                    f,
+                    "unknown game {:?}: expected one of {}",
+                    id,
+                    known.join(", ")
+                )
             }
-            Error::BadOption { name, value, expected } => {
+            Error::BadOption {
+                name,
+                value,
+                expected,
+            } => {
                 write!(f, "bad value {value:?} for {name}: expected {expected}")
             }
             Error::NotNow(what) => f.write_str(what),

@@ -54,7 +54,12 @@ pub struct Breakdown {
 impl TermSink for Breakdown {
     const ACTIVE: bool = true;
     fn term(&mut self, name: &'static str, raw: f64, weight: f64) {
-        self.terms.push(Term { name: name.to_string(), raw, weight, value: raw * weight });
+        self.terms.push(Term {
+            name: name.to_string(),
+            raw,
+            weight,
+            value: raw * weight,
+        });
     }
 }
 

@@ -101,7 +101,10 @@ pub trait Game: Clone + Debug + Send + 'static {
             }
         };
         if !legal {
-            return Err(IllegalMove::new(self.format_move(m), "not a legal move in this position"));
+            return Err(IllegalMove::new(
+                self.format_move(m),
+                "not a legal move in this position",
+            ));
         }
         self.play_unchecked(m);
         Ok(())
@@ -146,7 +149,12 @@ pub enum PerftConvention {
 /// counts for at deeper depths is `convention`. The last ply is counted in bulk from the move list's
 /// length. This generic version clones states; games with bitboards may offer a faster one.
 pub fn perft<G: Game>(pos: &G, depth: u32, convention: PerftConvention) -> u64 {
-    fn go<G: Game>(pos: &G, depth: u32, c: PerftConvention, buffers: &mut Vec<Vec<G::Move>>) -> u64 {
+    fn go<G: Game>(
+        pos: &G,
+        depth: u32,
+        c: PerftConvention,
+        buffers: &mut Vec<Vec<G::Move>>,
+    ) -> u64 {
         if depth == 0 {
             return 1;
         }

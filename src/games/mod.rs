@@ -74,6 +74,9 @@ pub fn new_session(id: &str) -> Result<Box<dyn AnySession>, Error> {
     let (base, _) = split_variant(id);
     match base {
         "tictactoe" => Ok(Box::new(Match::<tictactoe::TicTacToe>::new(id)?)),
-        _ => Err(Error::UnknownGame { id: id.to_string(), known: known_ids() }),
+        _ => Err(Error::UnknownGame {
+            id: id.to_string(),
+            known: known_ids(),
+        }),
     }
 }

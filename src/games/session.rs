@@ -107,7 +107,13 @@ impl<G: Playable> Match<G> {
     /// A new game of `id` at its start position.
     pub fn new(id: &str) -> Result<Self, Error> {
         let pos = G::new_game(id)?;
-        Ok(Match { id: id.to_string(), pos, past: Vec::new(), future: Vec::new(), nature: Rng::from_entropy() })
+        Ok(Match {
+            id: id.to_string(),
+            pos,
+            past: Vec::new(),
+            future: Vec::new(),
+            nature: Rng::from_entropy(),
+        })
     }
 
     /// The current position.
@@ -148,7 +154,9 @@ impl<G: Playable> AnySession for Match<G> {
     }
 
     fn players(&self) -> Vec<String> {
-        (0..self.pos.num_players()).map(|p| self.pos.player_name(p as u8).to_string()).collect()
+        (0..self.pos.num_players())
+            .map(|p| self.pos.player_name(p as u8).to_string())
+            .collect()
     }
 
     fn legal_moves(&self) -> Vec<MoveInfo> {
@@ -156,12 +164,24 @@ impl<G: Playable> AnySession for Match<G> {
             Turn::Player(_) => {
                 let mut moves = Vec::new();
                 self.pos.legal_moves(&mut moves);
-                moves.into_iter().map(|m| MoveInfo { text: self.pos.format_move(m), prob: None }).collect()
+                moves
+                    .into_iter()
+                    .map(|m| MoveInfo {
+                        text: self.pos.format_move(m),
+                        prob: None,
+                    })
+                    .collect()
             }
             Turn::Chance => {
                 let mut outcomes = Vec::new();
                 self.pos.chance_outcomes(&mut outcomes);
-                outcomes.into_iter().map(|(m, p)| MoveInfo { text: self.pos.format_move(m), prob: Some(p) }).collect()
+                outcomes
+                    .into_iter()
+                    .map(|(m, p)| MoveInfo {
+                        text: self.pos.format_move(m),
+                        prob: Some(p),
+                    })
+                    .collect()
             }
             Turn::Terminal => Vec::new(),
         }
@@ -205,14 +225,20 @@ impl<G: Playable> AnySession for Match<G> {
     }
 
     fn undo(&mut self) -> Result<(), Error> {
-        let (prev, text) = self.past.pop().ok_or_else(|| Error::NotNow("there is no move to take back".into()))?;
+        let (prev, text) = self
+            .past
+            .pop()
+            .ok_or_else(|| Error::NotNow("there is no move to take back".into()))?;
         let cur = std::mem::replace(&mut self.pos, prev);
         self.future.push((cur, text));
         Ok(())
     }
 
     fn redo(&mut self) -> Result<(), Error> {
-        let (next, text) = self.future.pop().ok_or_else(|| Error::NotNow("there is no move to play again".into()))?;
+        let (next, text) = self
+            .future
+            .pop()
+            .ok_or_else(|| Error::NotNow("there is no move to play again".into()))?;
         let cur = std::mem::replace(&mut self.pos, next);
         self.past.push((cur, text));
         Ok(())
@@ -233,7 +259,9 @@ impl<G: Playable> AnySession for Match<G> {
     fn search(&self, cfg: &SearchConfig, hooks: Hooks<'_>) -> Result<SearchReport, Error> {
         let eval = G::evaluator(&cfg.evaluator)?;
         let r = search(&self.pos, &eval, cfg, hooks)?;
-        let mv = r.best.ok_or_else(|| Error::NotNow("no move to play".into()))?;
+        let mv = r
+            .best
+            .ok_or_else(|| Error::NotNow("no move to play".into()))?;
         let mut pv = Vec::new();
         let mut p = self.pos.clone();
         for &m in &r.pv {
@@ -251,7 +279,11 @@ impl<G: Playable> AnySession for Match<G> {
             root_moves: r
                 .root_moves
                 .iter()
-                .map(|rm| RootMoveReport { text: self.pos.format_move(rm.mv), value: rm.value, exact: rm.exact })
+                .map(|rm| RootMoveReport {
+                    text: self.pos.format_move(rm.mv),
+                    value: rm.value,
+                    exact: rm.exact,
+                })
                 .collect(),
             stats: r.stats,
             tree: r.tree,

@@ -6,8 +6,8 @@
 
 use super::Playable;
 use crate::core::{
-    Error, Evaluator, Game, IllegalMove, Outcome, ParseMoveError, ParsePositionError, PerftConvention, PlayerId,
-    TermSink, Turn, ZobristTable,
+    Error, Evaluator, Game, IllegalMove, Outcome, ParseMoveError, ParsePositionError,
+    PerftConvention, PlayerId, TermSink, Turn, ZobristTable,
 };
 
 /// A cell index 0..9 (a1 = 0, b1 = 1, ..., c3 = 8).
@@ -37,7 +37,11 @@ pub struct TicTacToe {
 
 impl Default for TicTacToe {
     fn default() -> Self {
-        TicTacToe { boards: [0, 0], to_move: 0, key: 0 }
+        TicTacToe {
+            boards: [0, 0],
+            to_move: 0,
+            key: 0,
+        }
     }
 }
 
@@ -48,12 +52,16 @@ impl TicTacToe {
     }
 
     fn winner(&self) -> Option<PlayerId> {
-        (0..2).find(|&p| LINES.iter().any(|&l| self.boards[p] & l == l)).map(|p| p as PlayerId)
+        (0..2)
+            .find(|&p| LINES.iter().any(|&l| self.boards[p] & l == l))
+            .map(|p| p as PlayerId)
     }
 
     /// What stands on a cell: `Some(0)` X, `Some(1)` O, `None` empty.
     pub fn cell(&self, c: Cell) -> Option<PlayerId> {
-        (0..2).find(|&p| self.boards[p] >> c & 1 == 1).map(|p| p as PlayerId)
+        (0..2)
+            .find(|&p| self.boards[p] >> c & 1 == 1)
+            .map(|p| p as PlayerId)
     }
 }
 
@@ -105,7 +113,10 @@ impl Game for TicTacToe {
             return Err(IllegalMove::new(cell_name(m), "the game is over"));
         }
         if m >= 9 {
-            return Err(IllegalMove::new(format!("cell {m}"), "there are nine cells"));
+            return Err(IllegalMove::new(
+                format!("cell {m}"),
+                "there are nine cells",
+            ));
         }
         if (self.boards[0] | self.boards[1]) >> m & 1 == 1 {
             return Err(IllegalMove::new(cell_name(m), "the cell is taken"));
@@ -184,10 +195,18 @@ impl Game for TicTacToe {
             }
         }
         if chars.len() < 9 {
-            return Err(ParsePositionError::at(text, chars.len(), "nine cells (X, O or -)"));
+            return Err(ParsePositionError::at(
+                text,
+                chars.len(),
+                "nine cells (X, O or -)",
+            ));
         }
         if chars.get(9) != Some(&' ') {
-            return Err(ParsePositionError::at(text, 9, "a space, then the side to move (X or O)"));
+            return Err(ParsePositionError::at(
+                text,
+                9,
+                "a space, then the side to move (X or O)",
+            ));
         }
         pos.to_move = match chars.get(10).map(|c| c.to_ascii_uppercase()) {
             Some('X') => 0,
@@ -195,7 +214,11 @@ impl Game for TicTacToe {
             _ => return Err(ParsePositionError::at(text, 10, "the side to move: X or O")),
         };
         if chars.len() > 11 {
-            return Err(ParsePositionError::at(text, 11, "end of text after the side to move"));
+            return Err(ParsePositionError::at(
+                text,
+                11,
+                "end of text after the side to move",
+            ));
         }
         let (x, o) = (pos.boards[0].count_ones(), pos.boards[1].count_ones());
         let expected_mover = if x == o { 0 } else { 1 };
@@ -255,7 +278,11 @@ impl Playable for TicTacToe {
 
     fn new_game(id: &str) -> Result<Self, Error> {
         if id != "tictactoe" {
-            return Err(Error::bad_option("game", id, "tictactoe (it has no variants)"));
+            return Err(Error::bad_option(
+                "game",
+                id,
+                "tictactoe (it has no variants)",
+            ));
         }
         Ok(TicTacToe::new())
     }

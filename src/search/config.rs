@@ -26,8 +26,13 @@ pub enum Algorithm {
 
 impl Algorithm {
     /// Every algorithm, weakest first.
-    pub const ALL: [Algorithm; 5] =
-        [Algorithm::Random, Algorithm::Greedy, Algorithm::Minimax, Algorithm::Alphabeta, Algorithm::Expectimax];
+    pub const ALL: [Algorithm; 5] = [
+        Algorithm::Random,
+        Algorithm::Greedy,
+        Algorithm::Minimax,
+        Algorithm::Alphabeta,
+        Algorithm::Expectimax,
+    ];
 
     /// The id used in options and tree documents.
     pub fn id(self) -> &'static str {
@@ -54,7 +59,13 @@ impl FromStr for Algorithm {
         Algorithm::ALL
             .into_iter()
             .find(|a| a.id() == lower || (lower == "alpha-beta" && *a == Algorithm::Alphabeta))
-            .ok_or_else(|| Error::bad_option("algorithm", s, "random, greedy, minimax, alphabeta or expectimax"))
+            .ok_or_else(|| {
+                Error::bad_option(
+                    "algorithm",
+                    s,
+                    "random, greedy, minimax, alphabeta or expectimax",
+                )
+            })
     }
 }
 
@@ -126,19 +137,35 @@ impl SearchConfig {
     /// Checks the ranges of the numeric options.
     pub fn validate(&self) -> Result<(), Error> {
         if !(1..=64).contains(&self.depth) {
-            return Err(Error::bad_option("depth", self.depth, "a whole number from 1 to 64"));
+            return Err(Error::bad_option(
+                "depth",
+                self.depth,
+                "a whole number from 1 to 64",
+            ));
         }
         if !(10..=26).contains(&self.tt_bits) {
-            return Err(Error::bad_option("tt_bits", self.tt_bits, "a whole number from 10 to 26"));
+            return Err(Error::bad_option(
+                "tt_bits",
+                self.tt_bits,
+                "a whole number from 10 to 26",
+            ));
         }
         if !(0.0..1.0).contains(&self.chance_cutoff) {
-            return Err(Error::bad_option("chance_cutoff", self.chance_cutoff, "a probability from 0 up to (not including) 1"));
+            return Err(Error::bad_option(
+                "chance_cutoff",
+                self.chance_cutoff,
+                "a probability from 0 up to (not including) 1",
+            ));
         }
         if self.node_cap == 0 {
             return Err(Error::bad_option("node_cap", 0, "at least 1"));
         }
         if self.time_ms == Some(0) {
-            return Err(Error::bad_option("time_ms", 0, "at least 1 millisecond, or no time budget"));
+            return Err(Error::bad_option(
+                "time_ms",
+                0,
+                "at least 1 millisecond, or no time budget",
+            ));
         }
         Ok(())
     }
@@ -146,7 +173,11 @@ impl SearchConfig {
     /// Reads a configuration from JSON, with a message naming the bad field.
     pub fn from_json(text: &str) -> Result<Self, Error> {
         let config: SearchConfig = serde_json::from_str(text).map_err(|e| {
-            Error::bad_option("search options", text, format!("a JSON object of search options ({e})"))
+            Error::bad_option(
+                "search options",
+                text,
+                format!("a JSON object of search options ({e})"),
+            )
         })?;
         config.validate()?;
         Ok(config)

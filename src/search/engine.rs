@@ -3,8 +3,12 @@
 
 use super::config::{Algorithm, Progress, RootMove, SearchConfig, SearchResult};
 use super::tt::Table;
-use crate::core::{now_ms, Breakdown, Error, Evaluator, Game, NoTerms, Outcome, PlayerId, Rng, Turn};
-use crate::tree::{Bound, Chosen, NodeKind, NoRecorder, Recorder, Stats, TreeDocument, TreeRecorder, GHOST};
+use crate::core::{
+    now_ms, Breakdown, Error, Evaluator, Game, NoTerms, Outcome, PlayerId, Rng, Turn,
+};
+use crate::tree::{
+    Bound, Chosen, NoRecorder, NodeKind, Recorder, Stats, TreeDocument, TreeRecorder, GHOST,
+};
 use crate::tree::{FORMAT_NAME, FORMAT_VERSION};
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -75,11 +79,26 @@ pub fn search<G: Game, E: Evaluator<G>>(
     cfg.validate()?;
     let root_player = match root.turn() {
         Turn::Player(p) => p,
-        Turn::Chance => return Err(Error::NotNow("it is nature's turn (a chance move), not a player's".into())),
-        Turn::Terminal => return Err(Error::NotNow("the game is over: there is no move to search".into())),
+        Turn::Chance => {
+            return Err(Error::NotNow(
+                "it is nature's turn (a chance move), not a player's".into(),
+            ))
+        }
+        Turn::Terminal => {
+            return Err(Error::NotNow(
+                "the game is over: there is no move to search".into(),
+            ))
+        }
     };
     if cfg.record_tree {
-        run(root, eval, cfg, hooks, root_player, TreeRecorder::new(cfg.node_cap))
+        run(
+            root,
+            eval,
+            cfg,
+            hooks,
+            root_player,
+            TreeRecorder::new(cfg.node_cap),
+        )
     } else {
         run(root, eval, cfg, hooks, root_player, NoRecorder)
     }
@@ -144,7 +163,8 @@ fn run<G: Game, E: Evaluator<G>, R: Restart>(
         moves: Vec::new(),
         outcomes: Vec::new(),
         pv: Vec::new(),
-        tt: (cfg.transposition_table && cfg.algorithm != Algorithm::Random).then(|| Table::new(cfg.tt_bits)),
+        tt: (cfg.transposition_table && cfg.algorithm != Algorithm::Random)
+            .then(|| Table::new(cfg.tt_bits)),
         rec,
     };
 
@@ -158,7 +178,11 @@ fn run<G: Game, E: Evaluator<G>, R: Restart>(
         return Ok(random_move(root, cfg, &mut s, &mut rng, &root_moves_buf));
     }
 
-    let max_depth = if cfg.algorithm == Algorithm::Greedy { 1 } else { cfg.depth };
+    let max_depth = if cfg.algorithm == Algorithm::Greedy {
+        1
+    } else {
+        cfg.depth
+    };
     let deepening = cfg.iterative_deepening || cfg.time_ms.is_some() || cfg.node_budget.is_some();
     let first_depth = if deepening { 1 } else { max_depth };
 
@@ -169,12 +193,22 @@ fn run<G: Game, E: Evaluator<G>, R: Restart>(
         .map(|(i, &mv)| {
             let mut state = root.clone();
             state.play_unchecked(mv);
-            Child { mv, state, prescore: 0.0, order: i as u32, breakdown: None }
+            Child {
+                mv,
+                state,
+                prescore: 0.0,
+                order: i as u32,
+                breakdown: None,
+            }
         })
         .collect();
     s.score_kids(&mut root_kids, true, max_depth.max(2));
     if cfg.move_ordering {
-        root_kids.sort_by(|a, b| b.prescore.total_cmp(&a.prescore).then(a.order.cmp(&b.order)));
+        root_kids.sort_by(|a, b| {
+            b.prescore
+                .total_cmp(&a.prescore)
+                .then(a.order.cmp(&b.order))
+        });
     }
     let mut searched = root_kids.len();
     if cfg.branching_limit > 0 {
@@ -197,7 +231,11 @@ fn run<G: Game, E: Evaluator<G>, R: Restart>(
             let order: Vec<usize> = ranked.iter().map(|r| r.0).collect();
             let roots: Vec<RootMove<G::Move>> = values
                 .iter()
-                .map(|&(i, value, exact)| RootMove { mv: root_kids[i].mv, value, exact })
+                .map(|&(i, value, exact)| RootMove {
+                    mv: root_kids[i].mv,
+                    value,
+                    exact,
+                })
                 .collect();
             let reordered: Vec<Child<G>> = order.iter().map(|&i| root_kids[i].clone()).collect();
             root_kids[..searched].clone_from_slice(&reordered);
@@ -209,7 +247,11 @@ fn run<G: Game, E: Evaluator<G>, R: Restart>(
             if done.is_none() && !values.is_empty() {
                 let roots = values
                     .iter()
-                    .map(|&(i, value, exact)| RootMove { mv: root_kids[i].mv, value, exact })
+                    .map(|&(i, value, exact)| RootMove {
+                        mv: root_kids[i].mv,
+                        value,
+                        exact,
+                    })
                     .collect();
                 partial = Some((roots, pvs, rec));
             }
@@ -223,7 +265,16 @@ fn run<G: Game, E: Evaluator<G>, R: Restart>(
         (None, None) => {
             // Stopped before a single root move was searched: play the first by pre-score.
             let kid = &root_kids[0];
-            (vec![RootMove { mv: kid.mv, value: kid.prescore, exact: false }], vec![vec![kid.mv]], 0, s.rec.fresh())
+            (
+                vec![RootMove {
+                    mv: kid.mv,
+                    value: kid.prescore,
+                    exact: false,
+                }],
+                vec![vec![kid.mv]],
+                0,
+                s.rec.fresh(),
+            )
         }
     };
 
@@ -231,7 +282,10 @@ fn run<G: Game, E: Evaluator<G>, R: Restart>(
     let mut ranked: Vec<(RootMove<G::Move>, Vec<G::Move>)> = roots.into_iter().zip(pvs).collect();
     ranked.sort_by(|a, b| b.0.value.total_cmp(&a.0.value));
     let best_value = ranked[0].0.value;
-    let ties = ranked.iter().take_while(|r| r.0.exact && (r.0.value - best_value).abs() < 1e-9).count();
+    let ties = ranked
+        .iter()
+        .take_while(|r| r.0.exact && (r.0.value - best_value).abs() < 1e-9)
+        .count();
     let mut reason = "best";
     if cfg.random_ties && ties > 1 {
         let pick = rng.below(ties as u64) as usize;
@@ -302,14 +356,25 @@ fn random_move<G: Game, E: Evaluator<G>, R: Restart>(
     let pick = rng.below(moves.len() as u64) as usize;
     let mv = moves[pick];
     s.nodes = 1 + moves.len() as u64;
-    let stats = Stats { nodes: s.nodes, time_ms: ((now_ms() - s.start) * 1000.0).round() / 1000.0, ..Stats::default() };
+    let stats = Stats {
+        nodes: s.nodes,
+        time_ms: ((now_ms() - s.start) * 1000.0).round() / 1000.0,
+        ..Stats::default()
+    };
     let mut result = SearchResult {
         best: Some(mv),
         value: 0.0,
         pv: vec![mv],
         rank: 1,
         reason: "random",
-        root_moves: moves.iter().map(|&m| RootMove { mv: m, value: 0.0, exact: false }).collect(),
+        root_moves: moves
+            .iter()
+            .map(|&m| RootMove {
+                mv: m,
+                value: 0.0,
+                exact: false,
+            })
+            .collect(),
         stats,
         tree: None,
     };
@@ -317,7 +382,13 @@ fn random_move<G: Game, E: Evaluator<G>, R: Restart>(
         let mut rec = TreeRecorder::new(cfg.node_cap);
         let h = rec.open(None, None, None, f64::NEG_INFINITY, f64::INFINITY);
         for &m in moves {
-            let c = rec.open(Some(root.format_move(m)), None, None, f64::NEG_INFINITY, f64::INFINITY);
+            let c = rec.open(
+                Some(root.format_move(m)),
+                None,
+                None,
+                f64::NEG_INFINITY,
+                f64::INFINITY,
+            );
             rec.close(c, NodeKind::Leaf, None, Bound::Exact, None, false);
         }
         rec.close(h, NodeKind::Max, None, Bound::Exact, None, false);
@@ -343,7 +414,10 @@ fn document<G: Game, E: Evaluator<G>>(
 ) -> TreeDocument {
     let settings = match serde_json::to_value(cfg) {
         Ok(serde_json::Value::Object(mut m)) => {
-            m.insert("evaluator".into(), serde_json::Value::String(eval.name().to_string()));
+            m.insert(
+                "evaluator".into(),
+                serde_json::Value::String(eval.name().to_string()),
+            );
             m.retain(|_, v| !v.is_null());
             m
         }
@@ -360,7 +434,11 @@ fn document<G: Game, E: Evaluator<G>>(
         perspective: root.player_name(root_player).to_string(),
         settings,
         stats: result.stats.clone(),
-        chosen: result.best.map(|m| Chosen { mv: root.format_move(m), rank: result.rank, reason: result.reason.to_string() }),
+        chosen: result.best.map(|m| Chosen {
+            mv: root.format_move(m),
+            rank: result.rank,
+            reason: result.reason.to_string(),
+        }),
         root: node,
     }
 }
@@ -395,7 +473,11 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder> Searcher<'a, 'h, G, E, R> {
                 self.aborted = true;
             }
         }
-        let every = if self.hooks.progress_every_ms > 0.0 { self.hooks.progress_every_ms } else { 100.0 };
+        let every = if self.hooks.progress_every_ms > 0.0 {
+            self.hooks.progress_every_ms
+        } else {
+            100.0
+        };
         if now - self.last_progress >= every {
             self.last_progress = now;
             self.report(now);
@@ -406,8 +488,16 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder> Searcher<'a, 'h, G, E, R> {
         if self.hooks.progress.is_none() {
             return;
         }
-        let depth_frac = if self.root_total > 0 { self.root_done as f64 / self.root_total as f64 } else { 0.0 };
-        let max_depth = if self.cfg.algorithm == Algorithm::Greedy { 1 } else { self.cfg.depth };
+        let depth_frac = if self.root_total > 0 {
+            self.root_done as f64 / self.root_total as f64
+        } else {
+            0.0
+        };
+        let max_depth = if self.cfg.algorithm == Algorithm::Greedy {
+            1
+        } else {
+            self.cfg.depth
+        };
         let fraction = match self.deadline {
             Some(d) => ((now - self.start) / (d - self.start)).clamp(0.0, 1.0),
             None if self.cfg.iterative_deepening => {
@@ -443,7 +533,8 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder> Searcher<'a, 'h, G, E, R> {
 
     /// Computes the pre-scores of `kids` (with breakdowns when recording) if anything needs them.
     fn score_kids(&mut self, kids: &mut [Child<G>], _maximizing: bool, depth: u32) {
-        let need = R::ACTIVE || self.cfg.branching_limit > 0 || (self.cfg.move_ordering && depth >= 2);
+        let need =
+            R::ACTIVE || self.cfg.branching_limit > 0 || (self.cfg.move_ordering && depth >= 2);
         if !need {
             return;
         }
@@ -473,7 +564,12 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder> Searcher<'a, 'h, G, E, R> {
         self.root_done = 0;
         self.root_total = kids.len();
         let full_window = !self.prune || self.cfg.randomness_quotient > 1;
-        let h = if R::ACTIVE { self.rec.open(None, None, None, f64::NEG_INFINITY, f64::INFINITY) } else { GHOST };
+        let h = if R::ACTIVE {
+            self.rec
+                .open(None, None, None, f64::NEG_INFINITY, f64::INFINITY)
+        } else {
+            GHOST
+        };
         let mut alpha = f64::NEG_INFINITY;
         let mut best = f64::NEG_INFINITY;
         let mut values = Vec::with_capacity(kids.len());
@@ -488,7 +584,13 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder> Searcher<'a, 'h, G, E, R> {
                 alpha
             };
             let ch = if R::ACTIVE {
-                self.rec.open(Some(root.format_move(kid.mv)), None, kid.breakdown.clone(), lo, f64::INFINITY)
+                self.rec.open(
+                    Some(root.format_move(kid.mv)),
+                    None,
+                    kid.breakdown.clone(),
+                    lo,
+                    f64::INFINITY,
+                )
             } else {
                 GHOST
             };
@@ -520,7 +622,16 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder> Searcher<'a, 'h, G, E, R> {
     }
 
     /// Searches one node whose recorder handle `h` is open, closes it, and returns its value.
-    fn node(&mut self, pos: &G, depth: u32, ply: usize, alpha: f64, beta: f64, prob: f64, h: u32) -> f64 {
+    fn node(
+        &mut self,
+        pos: &G,
+        depth: u32,
+        ply: usize,
+        alpha: f64,
+        beta: f64,
+        prob: f64,
+        h: u32,
+    ) -> f64 {
         self.nodes += 1;
         if self.nodes >= self.next_check {
             self.check();
@@ -529,7 +640,8 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder> Searcher<'a, 'h, G, E, R> {
         self.pv[ply].clear();
         if self.aborted {
             if R::ACTIVE {
-                self.rec.close(h, NodeKind::Leaf, None, Bound::Exact, None, false);
+                self.rec
+                    .close(h, NodeKind::Leaf, None, Bound::Exact, None, false);
             }
             return 0.0;
         }
@@ -537,9 +649,12 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder> Searcher<'a, 'h, G, E, R> {
             Turn::Terminal => {
                 self.leaves += 1;
                 let outcome = pos.outcome().unwrap_or(Outcome::Draw);
-                let v = self.eval.terminal(pos, outcome, self.root_player, ply as u32);
+                let v = self
+                    .eval
+                    .terminal(pos, outcome, self.root_player, ply as u32);
                 if R::ACTIVE {
-                    self.rec.close(h, NodeKind::Terminal, Some(v), Bound::Exact, None, false);
+                    self.rec
+                        .close(h, NodeKind::Terminal, Some(v), Bound::Exact, None, false);
                 }
                 v
             }
@@ -555,7 +670,8 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder> Searcher<'a, 'h, G, E, R> {
             let mut b = Breakdown::default();
             let v = self.eval.evaluate(pos, self.root_player, &mut b);
             b.total = v;
-            self.rec.close(h, NodeKind::Leaf, Some(v), Bound::Exact, Some(b), false);
+            self.rec
+                .close(h, NodeKind::Leaf, Some(v), Bound::Exact, Some(b), false);
             v
         } else {
             self.eval.evaluate(pos, self.root_player, &mut NoTerms)
@@ -571,11 +687,25 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder> Searcher<'a, 'h, G, E, R> {
             let mut child = pos.clone();
             child.play_unchecked(m);
             let ch = if R::ACTIVE {
-                self.rec.open(Some(pos.format_move(m)), Some(p), None, f64::NEG_INFINITY, f64::INFINITY)
+                self.rec.open(
+                    Some(pos.format_move(m)),
+                    Some(p),
+                    None,
+                    f64::NEG_INFINITY,
+                    f64::INFINITY,
+                )
             } else {
                 GHOST
             };
-            let v = self.node(&child, depth, ply + 1, f64::NEG_INFINITY, f64::INFINITY, prob * p, ch);
+            let v = self.node(
+                &child,
+                depth,
+                ply + 1,
+                f64::NEG_INFINITY,
+                f64::INFINITY,
+                prob * p,
+                ch,
+            );
             if self.aborted {
                 break;
             }
@@ -584,10 +714,15 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder> Searcher<'a, 'h, G, E, R> {
         }
         self.outcomes[ply] = outcomes;
         self.pv[ply].clear();
-        let value = if total > 0.0 { sum / total } else { self.eval.evaluate(pos, self.root_player, &mut NoTerms) };
+        let value = if total > 0.0 {
+            sum / total
+        } else {
+            self.eval.evaluate(pos, self.root_player, &mut NoTerms)
+        };
         if R::ACTIVE {
             let v = (!self.aborted).then_some(value);
-            self.rec.close(h, NodeKind::Chance, v, Bound::Exact, None, false);
+            self.rec
+                .close(h, NodeKind::Chance, v, Bound::Exact, None, false);
         }
         value
     }
@@ -605,7 +740,11 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder> Searcher<'a, 'h, G, E, R> {
         h: u32,
     ) -> f64 {
         let maximizing = self.single_player || player == self.root_player;
-        let kind = if maximizing { NodeKind::Max } else { NodeKind::Min };
+        let kind = if maximizing {
+            NodeKind::Max
+        } else {
+            NodeKind::Min
+        };
         let (alpha0, beta0) = (alpha, beta);
 
         // Transposition table.
@@ -643,15 +782,29 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder> Searcher<'a, 'h, G, E, R> {
         for (i, &mv) in moves.iter().enumerate() {
             let mut state = pos.clone();
             state.play_unchecked(mv);
-            kids.push(Child { mv, state, prescore: 0.0, order: i as u32, breakdown: None });
+            kids.push(Child {
+                mv,
+                state,
+                prescore: 0.0,
+                order: i as u32,
+                breakdown: None,
+            });
         }
         self.moves[ply] = moves;
         self.score_kids(&mut kids, maximizing, depth);
         if self.cfg.move_ordering && (depth >= 2 || self.cfg.branching_limit > 0) {
             if maximizing {
-                kids.sort_unstable_by(|a, b| b.prescore.total_cmp(&a.prescore).then(a.order.cmp(&b.order)));
+                kids.sort_unstable_by(|a, b| {
+                    b.prescore
+                        .total_cmp(&a.prescore)
+                        .then(a.order.cmp(&b.order))
+                });
             } else {
-                kids.sort_unstable_by(|a, b| a.prescore.total_cmp(&b.prescore).then(a.order.cmp(&b.order)));
+                kids.sort_unstable_by(|a, b| {
+                    a.prescore
+                        .total_cmp(&b.prescore)
+                        .then(a.order.cmp(&b.order))
+                });
             }
         }
         if let Some(tm) = tt_move {
@@ -659,16 +812,25 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder> Searcher<'a, 'h, G, E, R> {
                 kids[..=i].rotate_right(1);
             }
         }
-        let limit = if self.cfg.branching_limit > 0 { self.cfg.branching_limit.min(kids.len()) } else { kids.len() };
+        let limit = if self.cfg.branching_limit > 0 {
+            self.cfg.branching_limit.min(kids.len())
+        } else {
+            kids.len()
+        };
 
-        let mut best = if maximizing { f64::NEG_INFINITY } else { f64::INFINITY };
+        let mut best = if maximizing {
+            f64::NEG_INFINITY
+        } else {
+            f64::INFINITY
+        };
         let mut best_mv = None;
         let mut cut_at = None;
         let mut last_handle = GHOST;
         for i in 0..limit {
             let ch = if R::ACTIVE {
                 let b = kids[i].breakdown.take();
-                self.rec.open(Some(pos.format_move(kids[i].mv)), None, b, alpha, beta)
+                self.rec
+                    .open(Some(pos.format_move(kids[i].mv)), None, b, alpha, beta)
             } else {
                 GHOST
             };
@@ -713,14 +875,22 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder> Searcher<'a, 'h, G, E, R> {
                 self.prune_events += 1;
                 self.pruned_nodes += cut as u64;
                 if R::ACTIVE {
-                    let moves_text: Vec<String> = kids[i + 1..limit].iter().map(|k| pos.format_move(k.mv)).collect();
-                    self.rec.pruned(moves_text, "alphabeta", last_handle, best, alpha0, beta0);
+                    let moves_text: Vec<String> = kids[i + 1..limit]
+                        .iter()
+                        .map(|k| pos.format_move(k.mv))
+                        .collect();
+                    self.rec
+                        .pruned(moves_text, "alphabeta", last_handle, best, alpha0, beta0);
                 }
             }
         }
         if R::ACTIVE && limit < kids.len() {
-            let moves_text: Vec<String> = kids[limit..].iter().map(|k| pos.format_move(k.mv)).collect();
-            self.rec.pruned(moves_text, "branching_limit", GHOST, best, alpha0, beta0);
+            let moves_text: Vec<String> = kids[limit..]
+                .iter()
+                .map(|k| pos.format_move(k.mv))
+                .collect();
+            self.rec
+                .pruned(moves_text, "branching_limit", GHOST, best, alpha0, beta0);
         }
 
         let bound = if !self.prune {

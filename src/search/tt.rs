@@ -21,7 +21,10 @@ pub(crate) struct Table<M: Copy> {
 impl<M: Copy> Table<M> {
     pub fn new(bits: u32) -> Self {
         let size = 1usize << bits;
-        Table { entries: vec![None; size], mask: (size - 1) as u64 }
+        Table {
+            entries: vec![None; size],
+            mask: (size - 1) as u64,
+        }
     }
 
     #[inline]
@@ -41,6 +44,12 @@ impl<M: Copy> Table<M> {
                 return;
             }
         }
-        *slot = Some(Entry { key, value, depth: depth.min(255) as u8, bound, mv });
+        *slot = Some(Entry {
+            key,
+            value,
+            depth: depth.min(255) as u8,
+            bound,
+            mv,
+        });
     }
 }

@@ -215,7 +215,8 @@ impl Node {
 impl TreeDocument {
     /// The document as pretty JSON (two-space indents).
     pub fn to_json_pretty(&self) -> String {
-        serde_json::to_string_pretty(self).expect("tree documents hold only finite numbers and strings")
+        serde_json::to_string_pretty(self)
+            .expect("tree documents hold only finite numbers and strings")
     }
 
     /// The document as compact JSON.

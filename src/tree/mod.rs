@@ -8,5 +8,7 @@
 mod document;
 mod recorder;
 
-pub use document::{Bound, Chosen, Cutoff, Node, NodeKind, Stats, TreeDocument, FORMAT_NAME, FORMAT_VERSION};
+pub use document::{
+    Bound, Chosen, Cutoff, Node, NodeKind, Stats, TreeDocument, FORMAT_NAME, FORMAT_VERSION,
+};
 pub use recorder::{NoRecorder, Recorder, TreeRecorder, DEFAULT_NODE_CAP, GHOST};

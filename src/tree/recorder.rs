@@ -19,14 +19,37 @@ pub trait Recorder {
 
     /// Opens a node below the current one and makes it current; returns its handle ([`GHOST`] when
     /// the node cap is reached). `alpha` and `beta` may be infinite (written as absent).
-    fn open(&mut self, mv: Option<String>, prob: Option<f64>, prescore: Option<Breakdown>, alpha: f64, beta: f64) -> u32;
+    fn open(
+        &mut self,
+        mv: Option<String>,
+        prob: Option<f64>,
+        prescore: Option<Breakdown>,
+        alpha: f64,
+        beta: f64,
+    ) -> u32;
 
     /// Closes the current node with its kind, value and bound, and the evaluation breakdown at a leaf.
-    fn close(&mut self, handle: u32, kind: NodeKind, value: Option<f64>, bound: Bound, eval: Option<Breakdown>, tt: bool);
+    fn close(
+        &mut self,
+        handle: u32,
+        kind: NodeKind,
+        value: Option<f64>,
+        bound: Bound,
+        eval: Option<Breakdown>,
+        tt: bool,
+    );
 
     /// Adds, under the current node, one `pruned` node standing for `moves`, cut because of the child
     /// `by` (value `value`) in the window `alpha..beta`; `reason` is `alphabeta` or `branching_limit`.
-    fn pruned(&mut self, moves: Vec<String>, reason: &'static str, by: u32, value: f64, alpha: f64, beta: f64);
+    fn pruned(
+        &mut self,
+        moves: Vec<String>,
+        reason: &'static str,
+        by: u32,
+        value: f64,
+        alpha: f64,
+        beta: f64,
+    );
 }
 
 /// Records nothing, at no cost.
@@ -36,11 +59,27 @@ pub struct NoRecorder;
 impl Recorder for NoRecorder {
     const ACTIVE: bool = false;
     #[inline(always)]
-    fn open(&mut self, _: Option<String>, _: Option<f64>, _: Option<Breakdown>, _: f64, _: f64) -> u32 {
+    fn open(
+        &mut self,
+        _: Option<String>,
+        _: Option<f64>,
+        _: Option<Breakdown>,
+        _: f64,
+        _: f64,
+    ) -> u32 {
         GHOST
     }
     #[inline(always)]
-    fn close(&mut self, _: u32, _: NodeKind, _: Option<f64>, _: Bound, _: Option<Breakdown>, _: bool) {}
+    fn close(
+        &mut self,
+        _: u32,
+        _: NodeKind,
+        _: Option<f64>,
+        _: Bound,
+        _: Option<Breakdown>,
+        _: bool,
+    ) {
+    }
     #[inline(always)]
     fn pruned(&mut self, _: Vec<String>, _: &'static str, _: u32, _: f64, _: f64, _: f64) {}
 }
@@ -71,7 +110,12 @@ fn finite(x: f64) -> Option<f64> {
 impl TreeRecorder {
     /// A recorder that keeps at most `cap` nodes (the rest are counted in `truncated` nodes).
     pub fn new(cap: usize) -> Self {
-        TreeRecorder { nodes: Vec::new(), stack: Vec::new(), cap: cap.max(1), truncated: false }
+        TreeRecorder {
+            nodes: Vec::new(),
+            stack: Vec::new(),
+            cap: cap.max(1),
+            truncated: false,
+        }
     }
 
     /// Forgets everything recorded (used between iterations of iterative deepening).
@@ -138,7 +182,8 @@ impl TreeRecorder {
             let mut node = flat.node.clone();
             let mut c = first_child[i];
             while c != u32::MAX {
-                node.children.push(build_rec(r, c as usize, first_child, next_sibling, next_id));
+                node.children
+                    .push(build_rec(r, c as usize, first_child, next_sibling, next_id));
                 c = next_sibling[c as usize];
             }
             if flat.unrecorded > 0 {
@@ -153,7 +198,11 @@ impl TreeRecorder {
         root.best = true;
         let mut at = &mut root;
         for mv in pv {
-            match at.children.iter().position(|c| c.mv.as_deref() == Some(mv.as_str()) && c.kind != NodeKind::Pruned) {
+            match at
+                .children
+                .iter()
+                .position(|c| c.mv.as_deref() == Some(mv.as_str()) && c.kind != NodeKind::Pruned)
+            {
                 Some(k) => {
                     at = &mut at.children[k];
                     at.best = true;
@@ -168,7 +217,14 @@ impl TreeRecorder {
 impl Recorder for TreeRecorder {
     const ACTIVE: bool = true;
 
-    fn open(&mut self, mv: Option<String>, prob: Option<f64>, prescore: Option<Breakdown>, alpha: f64, beta: f64) -> u32 {
+    fn open(
+        &mut self,
+        mv: Option<String>,
+        prob: Option<f64>,
+        prescore: Option<Breakdown>,
+        alpha: f64,
+        beta: f64,
+    ) -> u32 {
         let parent_is_ghost = matches!(self.stack.last(), Some(&GHOST));
         if parent_is_ghost || self.nodes.len() >= self.cap {
             self.truncated = true;
@@ -186,12 +242,24 @@ impl Recorder for TreeRecorder {
         node.prescore = prescore;
         node.alpha = finite(alpha);
         node.beta = finite(beta);
-        self.nodes.push(Flat { parent, node, unrecorded: 0 });
+        self.nodes.push(Flat {
+            parent,
+            node,
+            unrecorded: 0,
+        });
         self.stack.push(id);
         id
     }
 
-    fn close(&mut self, handle: u32, kind: NodeKind, value: Option<f64>, bound: Bound, eval: Option<Breakdown>, tt: bool) {
+    fn close(
+        &mut self,
+        handle: u32,
+        kind: NodeKind,
+        value: Option<f64>,
+        bound: Bound,
+        eval: Option<Breakdown>,
+        tt: bool,
+    ) {
         let top = self.stack.pop();
         debug_assert_eq!(top, Some(handle), "recorder calls must nest");
         if handle == GHOST {
@@ -205,7 +273,15 @@ impl Recorder for TreeRecorder {
         node.tt = tt;
     }
 
-    fn pruned(&mut self, moves: Vec<String>, reason: &'static str, by: u32, value: f64, alpha: f64, beta: f64) {
+    fn pruned(
+        &mut self,
+        moves: Vec<String>,
+        reason: &'static str,
+        by: u32,
+        value: f64,
+        alpha: f64,
+        beta: f64,
+    ) {
         let count = moves.len() as u64;
         if count == 0 {
             return;

@@ -1,0 +1,1 @@
+//! The browser-facing engine handle (WebAssembly only); see `www/worker.js`.
