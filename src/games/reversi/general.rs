@@ -1,0 +1,217 @@
+//! Boards of any even size from 6 to 16 on 256-bit sets laid out with a row stride of 16: the bit
+//! of cell (row, col) is `row * 16 + col`, which is also the cell's canonical index.
+
+use super::board::{Bits, Geometry, DIRS};
+use std::ops::{BitAnd, BitOr, BitXor, Not};
+
+/// A 256-bit set (four words, the lowest first).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub(crate) struct B256(pub [u64; 4]);
+
+impl BitAnd for B256 {
+    type Output = B256;
+    #[inline(always)]
+    fn bitand(self, o: B256) -> B256 {
+        B256([
+            self.0[0] & o.0[0],
+            self.0[1] & o.0[1],
+            self.0[2] & o.0[2],
+            self.0[3] & o.0[3],
+        ])
+    }
+}
+
+impl BitOr for B256 {
+    type Output = B256;
+    #[inline(always)]
+    fn bitor(self, o: B256) -> B256 {
+        B256([
+            self.0[0] | o.0[0],
+            self.0[1] | o.0[1],
+            self.0[2] | o.0[2],
+            self.0[3] | o.0[3],
+        ])
+    }
+}
+
+impl BitXor for B256 {
+    type Output = B256;
+    #[inline(always)]
+    fn bitxor(self, o: B256) -> B256 {
+        B256([
+            self.0[0] ^ o.0[0],
+            self.0[1] ^ o.0[1],
+            self.0[2] ^ o.0[2],
+            self.0[3] ^ o.0[3],
+        ])
+    }
+}
+
+impl Not for B256 {
+    type Output = B256;
+    #[inline(always)]
+    fn not(self) -> B256 {
+        B256([!self.0[0], !self.0[1], !self.0[2], !self.0[3]])
+    }
+}
+
+impl Bits for B256 {
+    const ZERO: Self = B256([0; 4]);
+    #[inline(always)]
+    fn count(self) -> u32 {
+        self.0.iter().map(|w| w.count_ones()).sum()
+    }
+    #[inline(always)]
+    fn is_zero(self) -> bool {
+        (self.0[0] | self.0[1] | self.0[2] | self.0[3]) == 0
+    }
+}
+
+impl B256 {
+    /// Shifted towards higher bits by `k` (1..64).
+    #[inline(always)]
+    const fn shl(self, k: u32) -> B256 {
+        let a = self.0;
+        B256([
+            a[0] << k,
+            (a[1] << k) | (a[0] >> (64 - k)),
+            (a[2] << k) | (a[1] >> (64 - k)),
+            (a[3] << k) | (a[2] >> (64 - k)),
+        ])
+    }
+
+    /// Shifted towards lower bits by `k` (1..64).
+    #[inline(always)]
+    const fn shr(self, k: u32) -> B256 {
+        let a = self.0;
+        B256([
+            (a[0] >> k) | (a[1] << (64 - k)),
+            (a[1] >> k) | (a[2] << (64 - k)),
+            (a[2] >> k) | (a[3] << (64 - k)),
+            a[3] >> k,
+        ])
+    }
+
+    const fn with(mut self, i: usize) -> B256 {
+        self.0[i >> 6] |= 1u64 << (i & 63);
+        self
+    }
+}
+
+/// The bit offset of one step in each direction of [`DIRS`], with the row stride of 16.
+const STEP: [i32; 8] = {
+    let mut t = [0i32; 8];
+    let mut d = 0;
+    while d < 8 {
+        t[d] = DIRS[d].0 + 16 * DIRS[d].1;
+        d += 1;
+    }
+    t
+};
+
+/// Masks of one board size: its cells, and for each direction the cells a step may land on.
+#[derive(Debug)]
+struct Masks {
+    valid: B256,
+    landing: [B256; 8],
+}
+
+const fn masks(n: usize) -> Masks {
+    let mut valid = B256([0; 4]);
+    let mut landing = [B256([0; 4]); 8];
+    let mut r = 0;
+    while r < n {
+        let mut c = 0;
+        while c < n {
+            let i = r * 16 + c;
+            valid = valid.with(i);
+            let mut d = 0;
+            while d < 8 {
+                // A step with a column change may not land on a column it cannot come from.
+                let from_c = c as i32 - DIRS[d].0;
+                let from_r = r as i32 - DIRS[d].1;
+                if from_c >= 0 && from_c < n as i32 && from_r >= 0 && from_r < n as i32 {
+                    landing[d] = landing[d].with(i);
+                }
+                d += 1;
+            }
+            c += 1;
+        }
+        r += 1;
+    }
+    Masks { valid, landing }
+}
+
+/// Masks for sizes 0..=16 (only the even sizes 6..16 are used).
+static MASKS: [Masks; 9] = [
+    masks(0),
+    masks(0),
+    masks(0),
+    masks(6),
+    masks(8),
+    masks(10),
+    masks(12),
+    masks(14),
+    masks(16),
+];
+
+/// A square board of an even size from 6 to 16 on 256-bit sets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) struct GeoN {
+    size: u8,
+}
+
+impl GeoN {
+    /// The geometry of an `n` x `n` board; `n` must be even, 6 to 16.
+    pub fn new(n: usize) -> GeoN {
+        assert!((6..=16).contains(&n) && n % 2 == 0, "board size {n}");
+        GeoN { size: n as u8 }
+    }
+
+    #[inline(always)]
+    fn masks(self) -> &'static Masks {
+        &MASKS[self.size as usize / 2]
+    }
+}
+
+impl Geometry for GeoN {
+    type B = B256;
+
+    #[inline(always)]
+    fn size(self) -> usize {
+        self.size as usize
+    }
+
+    #[inline(always)]
+    fn valid(self) -> B256 {
+        self.masks().valid
+    }
+
+    #[inline(always)]
+    fn shift(self, b: B256, dir: usize) -> B256 {
+        let s = STEP[dir];
+        let moved = if s > 0 {
+            b.shl(s as u32)
+        } else {
+            b.shr((-s) as u32)
+        };
+        moved & self.masks().landing[dir]
+    }
+
+    #[inline(always)]
+    fn bit(self, sq: u8) -> B256 {
+        B256([0; 4]).with(sq as usize)
+    }
+
+    #[inline(always)]
+    fn pop(self, b: &mut B256) -> u8 {
+        for i in 0..4 {
+            let w = b.0[i];
+            if w != 0 {
+                b.0[i] = w & (w - 1);
+                return (i as u32 * 64 + w.trailing_zeros()) as u8;
+            }
+        }
+        0
+    }
+}
