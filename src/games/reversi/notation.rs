@@ -96,18 +96,24 @@ pub(crate) fn read_position(size: usize, text: &str) -> Result<Reversi, ParsePos
                 return Err(ParsePositionError::at(
                     text,
                     i,
-                    format!("X, O or - for cell {}", cell_name(sq)),
+                    format!(
+                        "X, O or - for cell {} (cell {} of the {cells} of a {size}x{size} board)",
+                        cell_name(sq),
+                        i + 1
+                    ),
                 ))
             }
-            None => return Err(ParsePositionError::at(
-                text,
-                i,
-                format!(
+            None => {
+                return Err(ParsePositionError::at(
+                    text,
+                    i,
+                    format!(
                     "{cells} cells for a {size}x{size} board (X, O or -), then the side to move; \
                          the text ends at cell {}",
                     cell_name(sq)
                 ),
-            )),
+                ))
+            }
         }
     }
     let mut at = cells;
