@@ -6,7 +6,7 @@
 //!
 //! Run with `cargo bench --bench reversi`.
 
-use plyscope::core::{Game, Rng};
+use plyscope::core::{Evaluator, Game, NoTerms, Rng};
 use plyscope::games::reversi::{format_record, Reversi};
 use plyscope::games::Playable;
 use plyscope::search::{search, Hooks, SearchConfig};
@@ -59,7 +59,59 @@ fn search_line(pos: &Reversi, label: &str, cfg: SearchConfig) {
     );
 }
 
+/// Nanoseconds per static evaluation, per move generation and per copy-make, over positions of
+/// seeded random games.
+fn eval_lines(size: usize) {
+    let mut rng = Rng::seeded(7);
+    let mut positions = Vec::new();
+    while positions.len() < 2000 {
+        let mut pos = Reversi::new(size).unwrap();
+        let plies = 10 + rng.below((size * size - 14) as u64);
+        let mut ms = Vec::new();
+        for _ in 0..plies {
+            pos.legal_moves(&mut ms);
+            if ms.is_empty() {
+                break;
+            }
+            pos.play_unchecked(ms[rng.below(ms.len() as u64) as usize]);
+        }
+        positions.push(pos);
+    }
+    let rounds = if size == 8 { 500 } else { 50 };
+    for name in ["strong", "discs"] {
+        let eval = Reversi::evaluator(name).unwrap();
+        let t = Instant::now();
+        let mut sum = 0.0;
+        for _ in 0..rounds {
+            for p in &positions {
+                sum += eval.evaluate(std::hint::black_box(p), 0, &mut NoTerms);
+            }
+        }
+        let ns = t.elapsed().as_secs_f64() * 1e9 / (rounds * positions.len()) as f64;
+        println!("evaluate {size}x{size} {name:<6}: {ns:7.1} ns per position (checksum {sum:.0})");
+    }
+    let t = Instant::now();
+    let mut count = 0usize;
+    let mut ms = Vec::new();
+    for _ in 0..rounds {
+        for p in &positions {
+            std::hint::black_box(p).legal_moves(&mut ms);
+            for &m in &ms {
+                let mut c = p.clone();
+                c.play_unchecked(m);
+                count += std::hint::black_box(&c).zobrist() as usize & 1;
+            }
+        }
+    }
+    let ns = t.elapsed().as_secs_f64() * 1e9 / (rounds * positions.len()) as f64;
+    println!(
+        "legal_moves + copy-make of every move {size}x{size}: {ns:7.1} ns per position ({count})"
+    );
+}
+
 fn main() {
+    eval_lines(8);
+    eval_lines(12);
     let start = Reversi::new(8).unwrap();
     for d in 8..=10 {
         perft_line("8x8", &start, d);
