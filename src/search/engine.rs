@@ -1,6 +1,14 @@
 //! The search itself: one recursive function for minimax, alpha-beta and expectimax, a root driver
 //! with iterative deepening, budgets and the randomness quotient, and the document builder.
 
+// The search passes windows, depths and handles explicitly and indexes children it reorders in
+// place; these lints would push it towards shapes that cost speed or clarity here.
+#![allow(
+    clippy::type_complexity,
+    clippy::too_many_arguments,
+    clippy::needless_range_loop
+)]
+
 use super::config::{Algorithm, Progress, RootMove, SearchConfig, SearchResult};
 use super::tt::Table;
 use crate::core::{
@@ -219,7 +227,7 @@ fn run<G: Game, E: Evaluator<G>, R: Restart>(
     let mut partial: Option<(Vec<RootMove<G::Move>>, Vec<Vec<G::Move>>, R)> = None;
     for depth in first_depth..=max_depth {
         s.depth = depth;
-        let (values, pvs, complete) = s.root_iteration(root, &mut root_kids[..searched], depth);
+        let (values, pvs, complete) = s.root_iteration(root, &mut root_kids, searched, depth);
         let rec = {
             let fresh = s.rec.fresh();
             std::mem::replace(&mut s.rec, fresh)
@@ -557,9 +565,11 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder> Searcher<'a, 'h, G, E, R> {
     fn root_iteration(
         &mut self,
         root: &G,
-        kids: &mut [Child<G>],
+        all_kids: &mut [Child<G>],
+        searched: usize,
         depth: u32,
     ) -> (Vec<(usize, f64, bool)>, Vec<Vec<G::Move>>, bool) {
+        let (kids, left_out) = all_kids.split_at_mut(searched);
         self.ensure_ply(1);
         self.root_done = 0;
         self.root_total = kids.len();
@@ -614,6 +624,17 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder> Searcher<'a, 'h, G, E, R> {
         }
         let complete = !self.aborted;
         if R::ACTIVE {
+            if !left_out.is_empty() {
+                let moves: Vec<String> = left_out.iter().map(|k| root.format_move(k.mv)).collect();
+                self.rec.pruned(
+                    moves,
+                    "branching_limit",
+                    GHOST,
+                    best,
+                    f64::NEG_INFINITY,
+                    f64::INFINITY,
+                );
+            }
             let kind = NodeKind::Max;
             let value = (!values.is_empty()).then_some(best);
             self.rec.close(h, kind, value, Bound::Exact, None, false);
