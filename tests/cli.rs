@@ -3,8 +3,15 @@
 use std::process::Command;
 
 fn plyscope(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_plyscope")).args(args).output().expect("the binary runs");
-    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into(), String::from_utf8_lossy(&out.stderr).into())
+    let out = Command::new(env!("CARGO_BIN_EXE_plyscope"))
+        .args(args)
+        .output()
+        .expect("the binary runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into(),
+        String::from_utf8_lossy(&out.stderr).into(),
+    )
 }
 
 #[test]
@@ -29,12 +36,21 @@ fn search_writes_a_tree_document_and_a_json_report() {
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("tree.json");
     let (code, out, err) = plyscope(&[
-        "search", "tictactoe", "--position", "XX--O---- O", "--depth", "5", "--tree", file.to_str().unwrap(), "--json",
+        "search",
+        "tictactoe",
+        "--position",
+        "XX--O---- O",
+        "--depth",
+        "5",
+        "--tree",
+        file.to_str().unwrap(),
+        "--json",
     ]);
     assert_eq!(code, 0, "{err}");
     let report: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
     assert_eq!(report["move"], "c1", "O must block");
-    let doc: plyscope::tree::TreeDocument = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    let doc: plyscope::tree::TreeDocument =
+        serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
     assert_eq!(doc.chosen.unwrap().mv, "c1");
     assert_eq!(doc.stats.nodes, report["stats"]["nodes"].as_u64().unwrap());
     std::fs::remove_dir_all(dir).ok();
@@ -42,7 +58,8 @@ fn search_writes_a_tree_document_and_a_json_report() {
 
 #[test]
 fn moves_option_plays_before_searching() {
-    let (code, out, err) = plyscope(&["search", "tictactoe", "--moves", "a1 b2 b1", "--depth", "6"]);
+    let (code, out, err) =
+        plyscope(&["search", "tictactoe", "--moves", "a1 b2 b1", "--depth", "6"]);
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("best move   c1"), "{out}");
 }
@@ -55,9 +72,18 @@ fn bad_arguments_exit_2_with_a_clear_message() {
         (&["perft", "tictactoe"], "needs a game and a depth"),
         (&["search", "tictactoe", "--depth", "99"], "depth"),
         (&["search", "tictactoe", "--algo", "magic"], "magic"),
-        (&["search", "tictactoe", "--position", "XX--Q---- O"], "character 5"),
-        (&["search", "tictactoe", "--moves", "a1 a1"], "illegal move a1"),
-        (&["search", "tictactoe", "--frobnicate"], "unexpected argument"),
+        (
+            &["search", "tictactoe", "--position", "XX--Q---- O"],
+            "character 5",
+        ),
+        (
+            &["search", "tictactoe", "--moves", "a1 a1"],
+            "illegal move a1",
+        ),
+        (
+            &["search", "tictactoe", "--frobnicate"],
+            "unexpected argument",
+        ),
         (&["search", "tictactoe", "--depth"], "needs a value"),
         (&["fly"], "unknown command"),
     ];

@@ -645,6 +645,7 @@ fn budgets_and_stop_flag_end_the_search_with_a_legal_move() {
         stop: Some(&stop),
         progress: Some(&mut cb),
         progress_every_ms: 0.001,
+        ..Default::default()
     };
     let r = search(&pos, &eval, &cfg, hooks).unwrap();
     assert!(reports >= 4 && (0.0..=1.0).contains(&last_fraction));
@@ -678,4 +679,47 @@ fn bad_options_are_refused_with_the_field_named() {
     )
     .unwrap_err();
     assert!(e.to_string().contains("game is over"), "{e}");
+}
+
+#[test]
+fn iterative_deepening_reports_each_completed_iteration_tree() {
+    let pos = ttt("X---O---- X");
+    let mut seen = Vec::new();
+    let mut cb = |doc: &TreeDocument| {
+        seen.push((
+            doc.stats.depth_reached,
+            doc.root.size(),
+            doc.chosen.clone().unwrap().mv,
+        ))
+    };
+    let cfg = SearchConfig {
+        depth: 5,
+        iterative_deepening: true,
+        record_tree: true,
+        seed: Some(1),
+        ..Default::default()
+    };
+    let r = search(
+        &pos,
+        &TicTacToeEval::Lines,
+        &cfg,
+        Hooks {
+            iteration: Some(&mut cb),
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    let depths: Vec<u32> = seen.iter().map(|s| s.0).collect();
+    assert_eq!(depths, [1, 2, 3, 4, 5]);
+    assert!(
+        seen.windows(2).all(|w| w[0].1 < w[1].1),
+        "deeper iterations record bigger trees: {seen:?}"
+    );
+    let last = r.tree.unwrap();
+    assert_eq!(
+        seen[4].1,
+        last.root.size(),
+        "the final document is the last iteration's tree"
+    );
+    assert_eq!(last.stats.depth_reached, 5);
 }
