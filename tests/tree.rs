@@ -3,6 +3,8 @@
 //! documents that break the format are rejected. Also the search options that shape the tree:
 //! randomness quotient, budgets, stop flag, branching limit.
 
+#![allow(clippy::type_complexity, clippy::needless_range_loop)]
+
 use plyscope::core::{
     Evaluator, Game, Outcome, ParseMoveError, ParsePositionError, PlayerId, TermSink, Turn,
 };
