@@ -414,5 +414,56 @@ fn bench(args: &[String]) -> Result<(), Usage> {
             n2 as f64 / (ms2 / 1000.0).max(1e-9)
         );
     }
+    println!();
+    println!(
+        "stopping: a search on the largest game told to stop after 100 ms (the stop flag), and one"
+    );
+    println!("with a 100 ms time budget; how long each took to come back");
+    let game = if known.contains(&"reversi") {
+        "reversi-16"
+    } else {
+        "tictactoe"
+    };
+    let s = new_session(game)?;
+    let cfg = SearchConfig {
+        depth: 64,
+        iterative_deepening: true,
+        seed: Some(1),
+        ..SearchConfig::default()
+    };
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let t = Instant::now();
+    let (r, ms) = std::thread::scope(|scope| {
+        scope.spawn(|| {
+            std::thread::sleep(std::time::Duration::from_millis(100));
+            stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        });
+        let r = s.search(
+            &cfg,
+            Hooks {
+                stop: Some(&stop),
+                ..Hooks::default()
+            },
+        );
+        (r, t.elapsed().as_secs_f64() * 1000.0)
+    });
+    let r = r?;
+    println!(
+        "{:<14} stop flag at 100 ms: returned after {:.1} ms ({} nodes, depth {})",
+        game, ms, r.stats.nodes, r.stats.depth_reached
+    );
+    let t = Instant::now();
+    let r = s.search(
+        &SearchConfig {
+            time_ms: Some(100),
+            ..cfg
+        },
+        Hooks::default(),
+    )?;
+    let ms = t.elapsed().as_secs_f64() * 1000.0;
+    println!(
+        "{:<14} 100 ms budget:       returned after {:.1} ms ({} nodes, depth {})",
+        game, ms, r.stats.nodes, r.stats.depth_reached
+    );
     Ok(())
 }
