@@ -166,7 +166,7 @@ impl Naive {
                     match self.cells[i] {
                         Some(p) if p != player => line.push(i),
                         Some(_) => {
-                            out.extend(line.drain(..));
+                            out.append(&mut line);
                             break;
                         }
                         None => break,

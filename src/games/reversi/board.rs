@@ -7,7 +7,7 @@
 use crate::core::{PlayerId, ZobristTable};
 use std::fmt::Debug;
 use std::hash::Hash;
-use std::ops::{BitAnd, BitOr, BitXor, Not};
+use std::ops::{BitAnd, BitOr, BitOrAssign, BitXor, Not};
 
 /// A set of cells, as wide as the board needs.
 pub(crate) trait Bits:
@@ -20,6 +20,7 @@ pub(crate) trait Bits:
     + 'static
     + BitAnd<Output = Self>
     + BitOr<Output = Self>
+    + BitOrAssign
     + BitXor<Output = Self>
     + Not<Output = Self>
 {
@@ -80,9 +81,9 @@ pub(crate) trait Geometry: Copy + Eq + Hash + Debug + Send + Sync + 'static {
         for d in 0..8 {
             let mut t = self.shift(p, d) & o;
             for _ in 0..steps {
-                t = t | (self.shift(t, d) & o);
+                t |= self.shift(t, d) & o;
             }
-            m = m | (self.shift(t, d) & empty);
+            m |= self.shift(t, d) & empty;
         }
         m
     }
@@ -96,11 +97,11 @@ pub(crate) trait Geometry: Copy + Eq + Hash + Debug + Send + Sync + 'static {
             let mut acc = Self::B::ZERO;
             let mut t = self.shift(x, d);
             while !(t & o).is_zero() {
-                acc = acc | t;
+                acc |= t;
                 t = self.shift(t, d);
             }
             if !(t & p).is_zero() {
-                f = f | acc;
+                f |= acc;
             }
         }
         f

@@ -101,7 +101,7 @@ fn add<S: TermSink>(sink: &mut S, total: &mut f64, w: &Weights, t: f64, raw: f64
 fn neighbours<G: Geometry>(geo: G, b: G::B) -> G::B {
     let mut n = G::B::ZERO;
     for d in 0..8 {
-        n = n | geo.shift(b, d);
+        n |= geo.shift(b, d);
     }
     n
 }

@@ -2,7 +2,7 @@
 //! of cell (row, col) is `row * 16 + col`, which is also the cell's canonical index.
 
 use super::board::{Bits, Geometry, DIRS};
-use std::ops::{BitAnd, BitOr, BitXor, Not};
+use std::ops::{BitAnd, BitOr, BitOrAssign, BitXor, Not};
 
 /// A 256-bit set (four words, the lowest first).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -31,6 +31,13 @@ impl BitOr for B256 {
             self.0[2] | o.0[2],
             self.0[3] | o.0[3],
         ])
+    }
+}
+
+impl BitOrAssign for B256 {
+    #[inline(always)]
+    fn bitor_assign(&mut self, o: B256) {
+        *self = *self | o;
     }
 }
 

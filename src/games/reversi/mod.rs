@@ -116,7 +116,7 @@ impl Reversi {
                 let mut g = Board::empty(geo);
                 for colour in 0..2 {
                     for c in b.geo.cells(b.discs[colour]) {
-                        g.discs[colour] = g.discs[colour] | geo.bit(c);
+                        g.discs[colour] |= geo.bit(c);
                     }
                 }
                 g.to_move = b.to_move;
@@ -196,7 +196,7 @@ impl Reversi {
     fn put(&mut self, sq: u8, colour: PlayerId) {
         with_board_mut!(self, b => {
             let bit = b.geo.bit(sq);
-            b.discs[colour as usize] = b.discs[colour as usize] | bit;
+            b.discs[colour as usize] |= bit;
         })
     }
 
