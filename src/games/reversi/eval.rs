@@ -121,9 +121,15 @@ fn full_lines<G: Geometry>(geo: G, filled: G::B) -> [G::B; 4] {
         for d in [2 * k, 2 * k + 1] {
             // Cells from which every cell up to the edge in direction d is filled.
             let e = edge(geo, d);
+            // Shrinks from `filled` to its fixed point (at most size - 1 steps; fewer while the
+            // filled runs are short).
             let mut r = filled;
-            for _ in 1..geo.size() {
-                r = filled & (geo.shift(r, d ^ 1) | e);
+            loop {
+                let next = filled & (geo.shift(r, d ^ 1) | e);
+                if next == r {
+                    break;
+                }
+                r = next;
             }
             both = both & r;
         }

@@ -196,13 +196,39 @@ impl Geometry for GeoN {
 
     #[inline(always)]
     fn shift(self, b: B256, dir: usize) -> B256 {
-        let s = STEP[dir];
-        let moved = if s > 0 {
-            b.shl(s as u32)
-        } else {
-            b.shr((-s) as u32)
+        let moved = match dir {
+            0 => b.shl(STEP[0] as u32),
+            1 => b.shr(-STEP[1] as u32),
+            2 => b.shl(STEP[2] as u32),
+            3 => b.shr(-STEP[3] as u32),
+            4 => b.shl(STEP[4] as u32),
+            5 => b.shr(-STEP[5] as u32),
+            6 => b.shl(STEP[6] as u32),
+            _ => b.shr(-STEP[7] as u32),
         };
-        moved & self.masks().landing[dir]
+        moved & self.masks().landing[dir & 7]
+    }
+
+    /// Walks each line from the cell, one cell at a time.
+    #[inline]
+    fn flips(self, p: B256, o: B256, sq: u8) -> B256 {
+        let n = self.size as i32;
+        let has = |b: &B256, i: i32| b.0[(i >> 6) as usize] >> (i & 63) & 1 == 1;
+        let (r0, c0) = ((sq >> 4) as i32, (sq & 15) as i32);
+        let mut f = B256::ZERO;
+        for (dc, dr) in DIRS {
+            let (mut r, mut c) = (r0 + dr, c0 + dc);
+            let mut line = B256::ZERO;
+            while r >= 0 && r < n && c >= 0 && c < n && has(&o, r * 16 + c) {
+                line = line.with((r * 16 + c) as usize);
+                r += dr;
+                c += dc;
+            }
+            if r >= 0 && r < n && c >= 0 && c < n && has(&p, r * 16 + c) {
+                f |= line;
+            }
+        }
+        f
     }
 
     #[inline(always)]
