@@ -110,20 +110,29 @@ fn eval_lines(size: usize) {
 }
 
 fn main() {
-    eval_lines(8);
-    eval_lines(12);
-    let start = Reversi::new(8).unwrap();
-    for d in 8..=10 {
-        perft_line("8x8", &start, d);
+    // `REVERSI_BENCH=search` runs only the 8x8 search without the recorder (handy under a profiler).
+    let only_search = std::env::var("REVERSI_BENCH").is_ok_and(|v| v == "search");
+    if !only_search {
+        eval_lines(8);
+        eval_lines(12);
+        let start = Reversi::new(8).unwrap();
+        for d in 8..=10 {
+            perft_line("8x8", &start, d);
+        }
+        perft_line(
+            "8x8 general representation",
+            &Reversi::general(8).unwrap(),
+            8,
+        );
+        perft_line("12x12", &Reversi::new(12).unwrap(), 6);
     }
-    perft_line(
-        "8x8 general representation",
-        &Reversi::general(8).unwrap(),
-        8,
-    );
-    perft_line("12x12", &Reversi::new(12).unwrap(), 6);
 
-    for (size, plies) in [(8, 20), (12, 40)] {
+    let sizes: &[(usize, usize)] = if only_search {
+        &[(8, 20)]
+    } else {
+        &[(8, 20), (12, 40)]
+    };
+    for &(size, plies) in sizes {
         let pos = midgame(size, plies);
         let base = SearchConfig {
             depth: 64,
@@ -140,6 +149,9 @@ fn main() {
                 ..base.clone()
             },
         );
+        if only_search {
+            continue;
+        }
         search_line(
             &pos,
             "1 s, record_tree",

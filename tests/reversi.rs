@@ -108,6 +108,13 @@ fn bitboard_agrees_with_the_general_board() {
             assert_eq!(fast.zobrist(), slow.zobrist());
             assert_eq!(fast.turn(), slow.turn());
             assert_eq!(fast.to_general(), slow);
+            for eval in [ReversiEval::Strong, ReversiEval::Discs] {
+                let (mut bf, mut bs) = (Breakdown::default(), Breakdown::default());
+                let vf = eval.evaluate(&fast, 0, &mut bf);
+                let vs = eval.evaluate(&slow, 0, &mut bs);
+                assert_eq!(bf.terms, bs.terms, "terms at {}", fast.position_text());
+                assert_eq!(vf, vs);
+            }
             fast.legal_moves(&mut a);
             slow.legal_moves(&mut b);
             assert_eq!(a, b, "legal moves at {}", fast.position_text());

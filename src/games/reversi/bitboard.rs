@@ -50,6 +50,30 @@ static RAYS: [[u64; 64]; 8] = {
     t
 };
 
+/// The 15 diagonals running from top-left to bottom-right (constant `col - row`).
+static DIAGONALS: [u64; 15] = {
+    let mut t = [0u64; 15];
+    let mut sq = 0;
+    while sq < 64 {
+        let (c, r) = (sq % 8, sq / 8);
+        t[c + 7 - r] |= 1u64 << sq;
+        sq += 1;
+    }
+    t
+};
+
+/// The 15 diagonals running from top-right to bottom-left (constant `col + row`).
+static ANTI_DIAGONALS: [u64; 15] = {
+    let mut t = [0u64; 15];
+    let mut sq = 0;
+    while sq < 64 {
+        let (c, r) = (sq % 8, sq / 8);
+        t[c + r] |= 1u64 << sq;
+        sq += 1;
+    }
+    t
+};
+
 /// The moves of one line direction (`dir` = 1, 7, 8 or 9, both ways) for discs `p`, through the
 /// opponent discs `mask` that may be bracketed in that direction.
 #[inline(always)]
@@ -147,6 +171,28 @@ impl Geometry for Geo8 {
     #[inline(always)]
     fn moves(self, p: u64, o: u64) -> u64 {
         moves8(p, o)
+    }
+
+    /// Rows and columns by folding; diagonals by comparing each one's mask.
+    #[inline]
+    fn full_lines(self, filled: u64) -> [u64; 4] {
+        const A_COL: u64 = 0x0101_0101_0101_0101;
+        let mut h = filled & (filled >> 1);
+        h &= h >> 2;
+        h &= h >> 4;
+        let rows = (h & A_COL) * 0xFF;
+        let mut v = filled & (filled >> 8);
+        v &= v >> 16;
+        v &= v >> 32;
+        let cols = (v & 0xFF) * A_COL;
+        let (mut diag, mut anti) = (0u64, 0u64);
+        for i in 0..15 {
+            let (d, a) = (DIAGONALS[i], ANTI_DIAGONALS[i]);
+            diag |= d & ((filled & d == d) as u64).wrapping_neg();
+            anti |= a & ((filled & a == a) as u64).wrapping_neg();
+        }
+        // Line order of DIRS: east-west, south-north, south-east/north-west, south-west/north-east.
+        [rows, cols, diag, anti]
     }
 
     #[inline(always)]

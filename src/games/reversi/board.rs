@@ -107,6 +107,32 @@ pub(crate) trait Geometry: Copy + Eq + Hash + Debug + Send + Sync + 'static {
         f
     }
 
+    /// For each of the four lines (directions `2k`, `2k+1` of [`DIRS`]), the cells of `filled`
+    /// whose whole line in that direction is filled.
+    #[inline]
+    fn full_lines(self, filled: Self::B) -> [Self::B; 4] {
+        let mut full = [Self::B::ZERO; 4];
+        for (k, f) in full.iter_mut().enumerate() {
+            let mut both = filled;
+            for d in [2 * k, 2 * k + 1] {
+                // Cells from which every cell up to the edge in direction d is filled: shrinks from
+                // `filled` to its fixed point (fewer steps while the filled runs are short).
+                let edge = self.valid() & !self.shift(self.valid(), d ^ 1);
+                let mut r = filled;
+                loop {
+                    let next = filled & (self.shift(r, d ^ 1) | edge);
+                    if next == r {
+                        break;
+                    }
+                    r = next;
+                }
+                both = both & r;
+            }
+            *f = both;
+        }
+        full
+    }
+
     /// Every cell of the set, as canonical indices, lowest first.
     fn cells(self, b: Self::B) -> CellIter<Self> {
         CellIter { geo: self, rest: b }

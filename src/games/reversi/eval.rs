@@ -112,32 +112,6 @@ fn edge<G: Geometry>(geo: G, d: usize) -> G::B {
     geo.valid() & !geo.shift(geo.valid(), d ^ 1)
 }
 
-/// For each of the four lines (directions `2k`, `2k+1`), the cells whose whole line is filled.
-#[inline]
-fn full_lines<G: Geometry>(geo: G, filled: G::B) -> [G::B; 4] {
-    let mut full = [G::B::ZERO; 4];
-    for (k, f) in full.iter_mut().enumerate() {
-        let mut both = filled;
-        for d in [2 * k, 2 * k + 1] {
-            // Cells from which every cell up to the edge in direction d is filled.
-            let e = edge(geo, d);
-            // Shrinks from `filled` to its fixed point (at most size - 1 steps; fewer while the
-            // filled runs are short).
-            let mut r = filled;
-            loop {
-                let next = filled & (geo.shift(r, d ^ 1) | e);
-                if next == r {
-                    break;
-                }
-                r = next;
-            }
-            both = both & r;
-        }
-        *f = both;
-    }
-    full
-}
-
 /// The stable discs of `p`, given the full lines.
 #[inline]
 fn stable<G: Geometry>(geo: G, p: G::B, full: &[G::B; 4], edges: &[G::B; 4]) -> G::B {
@@ -211,7 +185,7 @@ fn strong<G: Geometry, S: TermSink>(b: &Board<G>, perspective: PlayerId, sink: &
     add(sink, &mut total, &C_SQUARES, t, cs);
 
     let stable_diff = if any_corner {
-        let full = full_lines(geo, filled);
+        let full = geo.full_lines(filled);
         let mut edges = [G::B::ZERO; 4];
         for (k, e) in edges.iter_mut().enumerate() {
             *e = edge(geo, 2 * k) | edge(geo, 2 * k + 1);
