@@ -72,6 +72,8 @@ export function mountExplorer(container, options = {}) {
     focus: (id) => x.focusById(id),
     expandAll: (maxNodes) => x.expandAll(maxNodes),
     stats: () => x.viewStats(),
+    /** Where a shown node is on the page (CSS pixels, its centre), or null: for tests and tours. */
+    nodeBox: (id) => x.nodeBox(id),
     destroy: () => x.destroy(),
     element: x.root,
   };
@@ -1306,6 +1308,14 @@ class Explorer {
     table.append(body);
     table.append(el('tfoot', {}, el('tr', {}, el('td', { text: 'total' }), el('td'), el('td'), el('td', { text: b.total === null ? '–' : signed(b.total) }))));
     t.append(table);
+  }
+
+  nodeBox(id) {
+    const it = this.items.find((i) => !i.more && String(i.node.id) === String(id)) || (id === 'more' ? this.items.find((i) => i.more) : null);
+    if (!it) return null;
+    const r = this.canvas.getBoundingClientRect();
+    const k = this.cam.k;
+    return { x: r.left + (it.x - this.cam.x) * k, y: r.top + (it.y - this.cam.y) * k, width: NODE_W * k, height: NODE_H * k };
   }
 
   viewStats() {

@@ -282,22 +282,33 @@ function show(v) {
   return s.length > 200 ? s.slice(0, 200) + '…' : s;
 }
 
-function readBreakdown(v, path) {
+function readBreakdown(v, base, key) {
+  // Paths are built only when there is an error: this runs for every node of large trees.
   if (v === undefined || v === null) return null;
-  if (!isObj(v)) throw new TreeFormatError(path, 'an object {total, terms}', typeName(v));
-  const total = v.total === undefined || v.total === null ? null : num(v.total);
-  if (v.total !== undefined && v.total !== null && total === null) throw new TreeFormatError(`${path}.total`, 'a number', typeName(v.total));
+  const path = () => `${base}.${key}`;
+  if (!isObj(v)) throw new TreeFormatError(path(), 'an object {total, terms}', typeName(v));
+  let total = null;
+  if (v.total !== undefined && v.total !== null) {
+    total = num(v.total);
+    if (total === null) throw new TreeFormatError(`${path()}.total`, 'a number', typeName(v.total));
+  }
   const terms = [];
-  if (v.terms !== undefined) {
-    if (!Array.isArray(v.terms)) throw new TreeFormatError(`${path}.terms`, 'an array of terms', typeName(v.terms));
-    v.terms.forEach((t, k) => {
-      const tp = `${path}.terms[${k}]`;
-      if (!isObj(t)) throw new TreeFormatError(tp, 'an object {name, raw, weight, value}', typeName(t));
-      if (typeof t.name !== 'string') throw new TreeFormatError(`${tp}.name`, 'a string', typeName(t.name));
+  const list = v.terms;
+  if (list !== undefined) {
+    if (!Array.isArray(list)) throw new TreeFormatError(`${path()}.terms`, 'an array of terms', typeName(list));
+    for (let k = 0; k < list.length; k++) {
+      const t = list[k];
+      if (!isObj(t)) throw new TreeFormatError(`${path()}.terms[${k}]`, 'an object {name, raw, weight, value}', typeName(t));
+      if (typeof t.name !== 'string') throw new TreeFormatError(`${path()}.terms[${k}].name`, 'a string', typeName(t.name));
+      // Well-formed terms are kept as they are (no copy: large trees hold hundreds of thousands).
+      if (isNum(t.raw) && isNum(t.weight) && isNum(t.value)) {
+        terms.push(t);
+        continue;
+      }
       const term = { name: t.name, raw: num(t.raw), weight: num(t.weight), value: num(t.value) };
       if (term.value === null && term.raw !== null && term.weight !== null) term.value = term.raw * term.weight;
       terms.push(term);
-    });
+    }
   }
   return { total, terms };
 }
@@ -334,8 +345,8 @@ function nativeNode(o, path) {
   n.beta = optNum(o, 'beta', path);
   n.prob = optNum(o, 'prob', path);
   n.count = optNum(o, 'count', path);
-  n.prescore = readBreakdown(o.prescore, `${path}.prescore`);
-  n.eval = readBreakdown(o.eval, `${path}.eval`);
+  n.prescore = readBreakdown(o.prescore, path, 'prescore');
+  n.eval = readBreakdown(o.eval, path, 'eval');
   n.best = o.best === true;
   n.tt = o.tt === true;
   if (o.moves !== undefined && o.moves !== null) {

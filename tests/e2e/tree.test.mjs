@@ -1,0 +1,352 @@
+// End-to-end tests of the standalone tree explorer (www/tree/index.html) in headless Chromium.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT, startServer, launch, shot, watchErrors } from './harness.mjs';
+
+let server;
+let browser;
+
+before(async () => {
+  server = await startServer();
+  browser = await launch();
+});
+
+after(async () => {
+  if (browser) await browser.close();
+  if (server) server.stop();
+});
+
+async function openExplorer(query = '') {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
+  const errors = watchErrors(page);
+  await page.goto(`${server.url}tree/${query}`);
+  await page.waitForFunction(() => window.explorer && window.explorer.model());
+  await settle(page);
+  return { page, errors };
+}
+
+/** Waits until the view has finished animating (two frames after the animation's end). */
+async function settle(page) {
+  await page.waitForTimeout(320);
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+}
+
+async function hover(page, id) {
+  const box = await page.evaluate((i) => window.explorer.nodeBox(i), id);
+  assert.ok(box, `node ${id} is shown`);
+  await page.mouse.move(box.x + 5, box.y + 3);
+  await page.waitForSelector('[data-testid=tree-tooltip]:not([hidden])');
+  return page.locator('[data-testid=tree-tooltip]').innerText();
+}
+
+async function paste(page, text) {
+  const area = page.locator('[data-testid=tree-json]');
+  // fill() types long texts slowly (about 40 s for 100 kB): set larger ones directly, as a paste would.
+  if (text.length < 20000) await area.fill(text);
+  else await area.evaluate((el, v) => {
+    el.value = v;
+    el.dispatchEvent(new Event('input', { bubbles: true }));
+  }, text);
+  await page.locator('[data-testid=load-tree]').click();
+}
+
+/** The colour of the canvas pixel at a page position. */
+function pixel(page, x, y) {
+  return page.evaluate(
+    ([px, py]) => {
+      const c = document.querySelector('[data-testid=tree-view] canvas');
+      const r = c.getBoundingClientRect();
+      const s = c.width / r.width;
+      const d = c.getContext('2d').getImageData(Math.round((px - r.left) * s), Math.round((py - r.top) * s), 1, 1).data;
+      return `#${[d[0], d[1], d[2]].map((v) => v.toString(16).padStart(2, '0')).join('')}`;
+    },
+    [x, y],
+  );
+}
+
+test('the bundled example tree is drawn, with nodes in their kinds’ colours', async () => {
+  const { page, errors } = await openExplorer();
+  await assert.doesNotReject(page.locator('[data-testid=tree-view]').waitFor());
+  assert.equal(await page.locator('[data-testid=tree-format]').innerText(), 'Detected: plyscope tree');
+  const stats = await page.evaluate(() => window.explorer.stats());
+  assert.ok(stats.shown >= 8, `shown ${stats.shown}`);
+  assert.equal(stats.drawn, stats.shown);
+  // The root is a max node, its children min nodes: sample the fill just inside each box.
+  const model = await page.evaluate(() => {
+    const m = window.explorer.model();
+    return { root: m.root.id, child: m.root.children[0].id };
+  });
+  const rootBox = await page.evaluate((i) => window.explorer.nodeBox(i), model.root);
+  const childBox = await page.evaluate((i) => window.explorer.nodeBox(i), model.child);
+  assert.equal(await pixel(page, rootBox.x + rootBox.width * 0.3, rootBox.y - rootBox.height * 0.3), '#d6e4ff');
+  assert.equal(await pixel(page, childBox.x + childBox.width * 0.3, childBox.y - childBox.height * 0.3), '#ffdccf');
+  // The legend names the kinds present.
+  const legend = await page.locator('.ps-legend').innerText();
+  for (const word of ['max', 'min', 'leaf', 'game over', 'pruned', 'best line']) assert.ok(legend.includes(word), `legend has ${word}`);
+  await shot(page, 'tree-example');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('hovering shows the pre-score terms, the evaluation at a leaf, run stats at the root, the cut at a pruned node', async () => {
+  const { page, errors } = await openExplorer();
+  const ids = await page.evaluate(() => {
+    const m = window.explorer.model();
+    const all = [];
+    const st = [m.root];
+    while (st.length) {
+      const n = st.pop();
+      all.push(n);
+      st.push(...n.children);
+    }
+    const leaf = all.find((n) => n.kind === 'leaf' && n.eval);
+    const pruned = all.find((n) => n.kind === 'pruned' && n.cutoff && n.cutoff.by !== null && n.parent.parent);
+    return { root: m.root.id, child: m.root.children[0].id, childTerms: m.root.children[0].prescore.terms.map((t) => t.name), leaf: leaf.id, leafTerms: leaf.eval.terms.map((t) => t.name), pruned: pruned.id, prunedMoves: pruned.moves };
+  });
+  const child = await hover(page, ids.child);
+  assert.match(child, /Pre-score breakdown/);
+  assert.match(child, /term\s+raw\s+weight\s+contribution/);
+  for (const t of ids.childTerms) assert.ok(child.includes(t), `tooltip lists ${t}`);
+  assert.match(child, /total/);
+  await shot(page, 'tree-tooltip-node');
+
+  const root = await hover(page, ids.root);
+  for (const w of ['Run statistics', 'nodes', 'leaves', 'time', 'prune events', 'pruned nodes', 'TT hits', 'depth reached', 'truncated', 'chosen move', 'rank', 'algorithm', 'alphabeta', 'evaluator', 'Settings']) {
+    assert.ok(root.includes(w), `root tooltip has ${w}`);
+  }
+  await shot(page, 'tree-tooltip-root');
+
+  await page.evaluate((i) => window.explorer.focus(i), ids.leaf);
+  await settle(page);
+  const leaf = await hover(page, ids.leaf);
+  assert.match(leaf, /Evaluation breakdown/);
+  for (const t of ids.leafTerms) assert.ok(leaf.includes(t));
+  await shot(page, 'tree-tooltip-leaf');
+
+  await page.evaluate((i) => window.explorer.focus(i), ids.pruned);
+  await settle(page);
+  const pruned = await hover(page, ids.pruned);
+  assert.match(pruned, /stands for\s+\d+ siblings? cut at once/);
+  assert.match(pruned, /cut by/);
+  assert.match(pruned, /window/);
+  for (const mv of ids.prunedMoves) assert.ok(pruned.includes(mv));
+  await shot(page, 'tree-tooltip-pruned');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('clicking expands and re-centres; the keyboard moves the focus; the breadcrumb follows', async () => {
+  const { page, errors } = await openExplorer();
+  const before = await page.evaluate(() => window.explorer.stats().shown);
+  // A collapsed child of the root that has children.
+  const target = await page.evaluate(() => {
+    const m = window.explorer.model();
+    return m.root.children.find((c) => !c.best && c.children.length > 0).id;
+  });
+  const box = await page.evaluate((i) => window.explorer.nodeBox(i), target);
+  await page.mouse.click(box.x, box.y);
+  await settle(page);
+  const afterClick = await page.evaluate(() => window.explorer.stats().shown);
+  assert.ok(afterClick > before, `${afterClick} > ${before}`);
+  const status = await page.locator('[data-testid=tree-status]').innerText();
+  assert.match(status, /expanded/);
+  const crumbs = await page.locator('.ps-crumbs').innerText();
+  assert.equal(crumbs.split(/\s*›\s*|\n/).filter(Boolean).length, 2);
+  // The clicked node is now at about 35% of the width, in the middle.
+  const moved = await page.evaluate((i) => window.explorer.nodeBox(i), target);
+  const view = await page.locator('[data-testid=tree-view]').boundingBox();
+  assert.ok(Math.abs(moved.y - (view.y + view.height / 2)) < 4, 're-centred vertically');
+  await shot(page, 'tree-expanded');
+
+  await page.locator('[data-testid=tree-view] canvas').focus();
+  await page.keyboard.press('ArrowRight');
+  await settle(page);
+  const s1 = await page.locator('[data-testid=tree-status]').innerText();
+  assert.match(s1, /depth 2/);
+  await page.keyboard.press('ArrowDown');
+  const s2 = await page.locator('[data-testid=tree-status]').innerText();
+  assert.notEqual(s2, s1);
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('ArrowLeft');
+  assert.match(await page.locator('[data-testid=tree-status]').innerText(), /^Root/);
+  assert.equal(await page.locator('[data-testid=tree-view] canvas').getAttribute('aria-describedby'), await page.locator('[data-testid=tree-status]').getAttribute('id'));
+  assert.equal(await page.locator('[data-testid=tree-status]').getAttribute('aria-live'), 'polite');
+  // Wheel zoom changes the scale.
+  const k0 = (await page.evaluate(() => window.explorer.stats())).zoom;
+  await page.mouse.move(view.x + 300, view.y + 200);
+  await page.mouse.wheel(0, -400);
+  await page.waitForTimeout(50);
+  const k1 = (await page.evaluate(() => window.explorer.stats())).zoom;
+  assert.ok(k1 > k0 * 1.2, `zoomed in: ${k0} -> ${k1}`);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a pasted document loads; a malformed one shows line and column and keeps the tree', async () => {
+  const { page, errors } = await openExplorer();
+  const jit = readFileSync(join(ROOT, 'www', 'examples', 'jit-tree.json'), 'utf8');
+  await paste(page, jit);
+  await page.waitForFunction(() => document.querySelector('[data-testid=tree-format]').textContent === 'Detected: JIT tree');
+  const count = await page.evaluate(() => window.explorer.model().count);
+  assert.equal(count, 40);
+  assert.equal(await page.locator('[data-testid=tree-error]').isVisible(), false);
+
+  await paste(page, '{\n  "id": "r",\n  "name": "root"\n  "children": []\n}');
+  const err = page.locator('[data-testid=tree-error]');
+  await err.waitFor({ state: 'visible' });
+  const text = await err.innerText();
+  assert.match(text, /line 4, column 3/);
+  assert.match(text, /expected ',' or '}'/);
+  assert.equal(await page.evaluate(() => window.explorer.model().count), 40, 'the previous tree stays');
+  assert.equal(await page.locator('[data-testid=tree-format]').innerText(), 'Detected: JIT tree');
+  await shot(page, 'tree-syntax-error');
+
+  await paste(page, JSON.stringify({ format: 'plyscope-tree', version: 1, root: { id: 0, kind: 'max', children: [{ id: 1, kind: 'sideways' }] } }));
+  await page.waitForFunction(() => /children\[0\]\.kind/.test(document.querySelector('[data-testid=tree-error]').textContent));
+  assert.equal(await page.evaluate(() => window.explorer.model().count), 40);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('hostile labels stay text: no element is created, no script runs', async () => {
+  const { page, errors } = await openExplorer();
+  const evil = '<img src=x onerror="window.__pwned=1">';
+  const doc = {
+    format: 'plyscope-tree',
+    version: 1,
+    game: evil,
+    engine: evil,
+    algorithm: 'alphabeta',
+    perspective: evil,
+    settings: { [evil]: evil },
+    stats: { nodes: 3, leaves: 2, time_ms: 1, prune_events: 0, pruned_nodes: 0, tt_hits: 0, depth_reached: 1, truncated: false },
+    chosen: { move: evil, rank: 1, reason: evil },
+    root: {
+      id: 0,
+      kind: 'max',
+      value: 1,
+      best: true,
+      children: [
+        { id: 1, move: evil, kind: 'leaf', value: 1, best: true, eval: { total: 1, terms: [{ name: evil, raw: 1, weight: 1, value: 1 }] } },
+        { id: 2, kind: 'pruned', count: 1, moves: [evil], cutoff: { by: 1, value: 1, alpha: 0, beta: 1 }, reason: 'alphabeta' },
+      ],
+    },
+  };
+  await paste(page, JSON.stringify(doc));
+  await page.waitForFunction(() => window.explorer.model().count === 3);
+  await settle(page);
+  const tip = await hover(page, 1);
+  assert.ok(tip.includes(evil), 'the label is shown literally');
+  await hover(page, 0);
+  await hover(page, 2);
+  await page.evaluate(() => window.explorer.focus(1));
+  await settle(page);
+  assert.ok((await page.locator('.ps-crumbs').innerText()).includes(evil));
+  const jit = { id: 'a', name: evil, data: { [evil]: evil }, children: [{ id: 'b', name: evil, data: {} }] };
+  await paste(page, JSON.stringify(jit));
+  await page.waitForFunction(() => window.explorer.model().format === 'jit-tree');
+  await settle(page);
+  await hover(page, 'a');
+  assert.equal(await page.evaluate(() => document.querySelectorAll('img').length), 0);
+  assert.equal(await page.evaluate(() => window.__pwned), undefined);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('each foreign format is detected and drawn', async () => {
+  const { page, errors } = await openExplorer();
+  const cases = [
+    ['jit-tree.json', 'JIT tree'],
+    ['jit-graph.json', 'JIT graph'],
+    ['d3-flare.json', 'd3 hierarchy (flare)'],
+    ['react-d3-tree.json', 'react-d3-tree'],
+    ['mcts.json', 'MCTS dump'],
+    ['threes-expectimax.json', 'plyscope tree'],
+    ['reversi-alphabeta.json', 'plyscope tree'],
+  ];
+  for (const [file, name] of cases) {
+    await paste(page, readFileSync(join(ROOT, 'www', 'examples', file), 'utf8'));
+    await page.waitForFunction((n) => document.querySelector('[data-testid=tree-format]').textContent === `Detected: ${n}`, name);
+    await settle(page);
+    const s = await page.evaluate(() => window.explorer.stats());
+    assert.ok(s.shown > 3 && s.drawn > 3, `${file}: ${JSON.stringify(s)}`);
+    await shot(page, `tree-format-${file.replace('.json', '')}`);
+  }
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+/** A search-like tree: `branching` children per node, `depth` plies, pre-scores everywhere, minimax values. */
+function bigTree(branching, depth) {
+  let id = 0;
+  const terms = (r) => [
+    { name: 'mobility', raw: r % 7, weight: 0.5, value: (r % 7) * 0.5 },
+    { name: 'corners', raw: (r % 3) - 1, weight: 4, value: ((r % 3) - 1) * 4 },
+    { name: 'discs', raw: r % 11, weight: 0.1, value: (r % 11) * 0.1 },
+  ];
+  const total = (t) => t.reduce((s, x) => s + x.value, 0);
+  const make = (d, maxing, move) => {
+    const n = { id: id++, kind: d === 0 ? 'leaf' : maxing ? 'max' : 'min' };
+    if (move) n.move = move;
+    const t = terms(n.id * 7919);
+    if (move) n.prescore = { total: total(t), terms: t };
+    if (d === 0) {
+      n.eval = { total: total(t), terms: t };
+      n.value = total(t);
+      n.bound = 'exact';
+      return n;
+    }
+    n.children = [];
+    for (let i = 0; i < branching; i++) n.children.push(make(d - 1, !maxing, `m${i}`));
+    const vals = n.children.map((c) => c.value);
+    n.value = maxing ? Math.max(...vals) : Math.min(...vals);
+    n.bound = 'exact';
+    return n;
+  };
+  const root = make(depth, true, null);
+  for (let n = root; n && n.children; ) {
+    n.best = true;
+    n = n.children.find((c) => c.value === n.value);
+    if (n && !n.children) n.best = true;
+  }
+  return { format: 'plyscope-tree', version: 1, game: 'synthetic', engine: 'test', algorithm: 'minimax', perspective: 'max', stats: { nodes: id, leaves: branching ** depth, time_ms: 0, prune_events: 0, pruned_nodes: 0, tt_hits: 0, depth_reached: depth, truncated: false }, root };
+}
+
+test('a 27,000-leaf tree (30 children, 3 plies) opens from a file and expands', async () => {
+  const { page, errors } = await openExplorer();
+  const text = JSON.stringify(bigTree(30, 3));
+  const expectedNodes = 1 + 30 + 900 + 27000;
+  const t0 = Date.now();
+  await page.locator('input[type=file]').setInputFiles({ name: 'big.json', mimeType: 'application/json', buffer: Buffer.from(text) });
+  await page.waitForFunction((n) => window.explorer.model().count === n, expectedNodes, { timeout: 30000 });
+  const loadMs = Date.now() - t0;
+  const inPage = await page.evaluate(() => window.explorer.stats().lastLoadMs);
+  await settle(page);
+  // Expand a collapsed depth-1 node and time it to the next painted frame.
+  const target = await page.evaluate(() => window.explorer.model().root.children.find((c) => !c.best).id);
+  const expandMs = await page.evaluate(async (id) => {
+    const box = window.explorer.nodeBox(id);
+    const t = performance.now();
+    const canvas = document.querySelector('[data-testid=tree-view] canvas');
+    for (const type of ['pointerdown', 'pointerup']) canvas.dispatchEvent(new PointerEvent(type, { clientX: box.x, clientY: box.y, button: 0, bubbles: true, pointerId: 1 }));
+    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    return performance.now() - t;
+  }, target);
+  await settle(page);
+  const s = await page.evaluate(() => window.explorer.stats());
+  assert.ok(s.shown > 30, `shown ${s.shown}`);
+  assert.equal((await page.locator('[data-testid=tree-status]').innerText()).includes('expanded'), true);
+  // "+K more" folds the siblings beyond the first 12; clicking it shows them.
+  const more = await page.evaluate(() => window.explorer.nodeBox('more'));
+  assert.ok(more, 'a "+K more" node is shown');
+  await page.mouse.click(more.x, more.y);
+  await settle(page);
+  const s2 = await page.evaluate(() => window.explorer.stats());
+  assert.ok(s2.shown > s.shown, `${s2.shown} > ${s.shown}`);
+  console.log(`27,931-node tree (${(text.length / 1e6).toFixed(1)} MB): opened in ${loadMs} ms (${Math.round(inPage)} ms in the page), expanded a node in ${expandMs.toFixed(1)} ms to the next frame`);
+  await shot(page, 'tree-27k');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
