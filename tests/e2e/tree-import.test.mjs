@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from './harness.mjs';
-import { importText, importValue, detectFormat, parseJson, findJsonError, lineColumn, toDocument, JsonSyntaxError } from '../../www/tree/import.js';
+import { importText, importValue, detectFormat, parseJson, findJsonError, lineColumn, toDocument, toWire, fromWire, JsonSyntaxError } from '../../www/tree/import.js';
 import { scoreText, compactNumber, boundedScore, windowText, percent } from '../../www/tree/format.js';
 
 const EXAMPLES = join(ROOT, 'www', 'examples');
@@ -281,4 +281,27 @@ test('scores are compact, and decided games read as wins and losses in plies', (
   assert.equal(boundedScore(-1, 'upper'), '≤ -1');
   assert.equal(windowText(null, 3), '(-∞, +3)');
   assert.equal(percent(0.25), '25%');
+});
+
+test('the wire form (worker to page) keeps every field of every node', () => {
+  for (const f of ['tictactoe-alphabeta.json', 'reversi-alphabeta.json', 'threes-expectimax.json', 'jit-tree.json', 'mcts.json']) {
+    const m = importText(load(f)).model;
+    const { wire, transfer } = toWire(m);
+    assert.equal(transfer.length, 4);
+    const back = fromWire(structuredClone(wire, { transfer }));
+    assert.equal(back.count, m.count);
+    assert.equal(back.format, m.format);
+    assert.deepEqual(back.stats, m.stats);
+    const a = walk(m.root);
+    const b = walk(back.root);
+    assert.equal(a.length, b.length);
+    for (let i = 0; i < a.length; i++) {
+      for (const k of ['id', 'label', 'kind', 'inferred', 'value', 'bound', 'alpha', 'beta', 'prob', 'best', 'tt', 'count', 'visits', 'depth', 'size', 'prescore', 'eval', 'moves', 'cutoff', 'reason', 'extra']) {
+        // Through JSON, -0 becomes 0: compare the JSON texts.
+        assert.equal(JSON.stringify(b[i][k]), JSON.stringify(a[i][k]), `${f} node ${i} field ${k}`);
+      }
+      assert.equal(b[i].children.length, a[i].children.length);
+      if (a[i].parent) assert.equal(b[i].parent, b[a.indexOf(a[i].parent)]);
+    }
+  }
 });

@@ -8,7 +8,7 @@
 //
 // Everything taken from a document is drawn with fillText or set with textContent: never as HTML.
 
-import { importText, importValue, toDocument } from './import.js';
+import { importText, importValue, toDocument, fromWire } from './import.js';
 import { scoreText, boundedScore, windowText, plainNumber, percent, compactNumber, KIND_NAMES } from './format.js';
 
 const NODE_W = 124;
@@ -241,7 +241,7 @@ class Explorer {
     if (text.length > WORKER_THRESHOLD && typeof Worker !== 'undefined') {
       this.setStatus(`Reading ${(text.length / 1e6).toFixed(1)} MB…`);
       result = await this.parseInWorker(text).catch(() => importText(text));
-      if (result.ok && result.model) relink(result.model.root);
+      if (result.ok && result.wire) result = { ok: true, model: fromWire(result.wire) };
     } else {
       result = importText(text);
     }
@@ -639,7 +639,7 @@ class Explorer {
     const bh = b.y1 - b.y0;
     const avail = this.h - pad - padBottom;
     let k = Math.min(1.1, (this.w - 2 * pad) / bw, avail / bh);
-    k = Math.max(k, 0.45);
+    k = Math.max(k, 0.6); // below this labels are not drawn: centre on the root instead
     if (!Number.isFinite(k) || k <= 0) k = 1;
     const fitsV = bh * k <= avail;
     const x = b.x0 - pad / k;
@@ -726,7 +726,7 @@ class Explorer {
     }
 
     // Nodes.
-    const labels = k * 12 >= 7;
+    const labels = k * 12 >= 6.5;
     const cutBy = this.hover && !this.hover.more && this.hover.node.cutoff ? this.hover.node.cutoff.by : undefined;
     for (const it of this.leaving) {
       if (!inView(it)) continue;
@@ -829,7 +829,7 @@ class Explorer {
       return [`✂ ${count} pruned`, n.moves && n.moves.length ? n.moves.slice(0, 4).join(' ') + (n.moves.length > 4 ? ' …' : '') : n.reason ?? '', ''];
     }
     if (n.kind === 'truncated') return [`${n.count ?? '?'} not recorded`, 'node cap reached', ''];
-    const label = n.parent ? n.label ?? (n.id !== null ? `#${n.id}` : '?') : n.label ?? 'root';
+    const label = nodeName(n);
     let line2 = n.value === null && n.kind === 'node' ? `${n.children.length} children` : boundedScore(n.value, n.bound);
     if (n.visits !== null) line2 = `${n.value === null ? '' : `Q ${compactNumber(n.value)} `}N ${compactNumber(n.visits)}`;
     else if (n.prob !== null && n.parent && n.parent.kind === 'chance') line2 = `${line2}  p ${percent(n.prob)}`;
@@ -977,6 +977,9 @@ class Explorer {
   /** A click or Enter: focus the node, toggle it, and re-centre on it. */
   activate(it, fromPointer) {
     this.userMoved = true;
+    // The layout changes under the pointer: the tooltip comes back on the next move.
+    this.hover = null;
+    this.hideTooltip();
     if (it.more) {
       const n = it.parentNode;
       const cur = this.limits.get(n) ?? this.siblings;
@@ -1005,7 +1008,6 @@ class Explorer {
     this.relayout(true);
     this.centerOn(n, true);
     this.updateFocusUi();
-    if (fromPointer && this.hover) this.fillTooltip(this.itemOf.get(n) || this.hover);
   }
 
   isAncestorOrSelf(a, n) {
@@ -1126,7 +1128,7 @@ class Explorer {
     for (let m = node; m; m = m.parent) path.unshift(m);
     this.crumbs.replaceChildren();
     path.forEach((m, i) => {
-      const b = el('button', { type: 'button', class: 'ps-crumb', text: m.parent ? m.label ?? `#${m.id}` : 'root' });
+      const b = el('button', { type: 'button', class: 'ps-crumb', text: nodeName(m) });
       if (i === path.length - 1 && !f.more) b.setAttribute('aria-current', 'location');
       b.addEventListener('click', () => {
         this.focus = m;
@@ -1147,10 +1149,10 @@ class Explorer {
   }
 
   describe(f) {
-    if (f.more) return `+${f.hidden} more siblings under ${f.parentNode.label ?? 'root'}. Press Enter to show them.`;
+    if (f.more) return `+${f.hidden} more siblings under ${nodeName(f.parentNode)}. Press Enter to show them.`;
     const n = f;
     const parts = [];
-    parts.push(n.parent ? `Move ${n.label ?? `#${n.id}`}` : 'Root');
+    parts.push(n.parent ? (n.label !== null ? `Move ${n.label}` : nodeName(n)) : 'Root');
     parts.push(`${KIND_NAMES[n.kind] || n.kind}${n.inferred ? ' (by depth)' : ''}`);
     if (n.kind === 'pruned') {
       parts.push(`stands for ${n.count ?? n.moves?.length ?? '?'} cut siblings`);
@@ -1202,7 +1204,7 @@ class Explorer {
     }
     const n = it.node;
     const model = this.model;
-    const title = n.parent ? n.label ?? `#${n.id}` : 'Root';
+    const title = n.parent ? nodeName(n) : 'Root';
     t.append(el('div', { class: 'ps-tt-title' }, el('span', { text: title }), el('span', { class: `ps-tt-kind ps-k-${n.kind}`, text: `${KIND_NAMES[n.kind] || n.kind}${n.inferred ? ' (by depth)' : ''}` })));
     const rows = [];
     const row = (k, v) => rows.push([k, v]);
@@ -1254,7 +1256,7 @@ class Explorer {
       if (n.cutoff) {
         const cf = n.cutoff;
         const by = cf.by !== null && n.parent ? n.parent.children.find((s) => String(s.id) === String(cf.by)) : null;
-        if (cf.by !== null) row('cut by', by ? `${by.label ?? `#${by.id}`} (id ${cf.by}, outlined in red)` : `node ${cf.by}`);
+        if (cf.by !== null) row('cut by', by ? `${nodeName(by)} (id ${cf.by}, outlined in red)` : `node ${cf.by}`);
         if (cf.value !== null) row('its value', scoreText(cf.value));
         row('window', windowText(cf.alpha, cf.beta));
         if (cf.value !== null) {
@@ -1276,7 +1278,7 @@ class Explorer {
       if (n.best) row('best line', this.isPv(n) ? 'yes' : 'best among its siblings');
       if (n.children.length) row('children', `${n.children.length} (subtree ${n.size.toLocaleString('en')} nodes)`);
       const path = [];
-      for (let m = n; m && m.parent; m = m.parent) path.unshift(m.label ?? `#${m.id}`);
+      for (let m = n; m && m.parent; m = m.parent) path.unshift(nodeName(m));
       row('line', path.join(' '));
       this.appendRows(t, rows);
     }
@@ -1347,6 +1349,15 @@ class Explorer {
   }
 }
 
+/** A node's name in the breadcrumb, the tooltip title and the status line. */
+function nodeName(n) {
+  if (!n.parent) return n.label ?? 'root';
+  if (n.label !== null && n.label !== '') return n.label;
+  if (n.kind === 'pruned') return `${n.count ?? n.moves?.length ?? '?'} pruned`;
+  if (n.kind === 'truncated') return `${n.count ?? '?'} not recorded`;
+  return n.id !== null ? `#${n.id}` : '?';
+}
+
 function moreKey(n) {
   return `more:${n.id}:${n.depth}:${n.label}`;
 }
@@ -1366,21 +1377,6 @@ function maxDepth(root) {
     for (const c of n.children) stack.push(c);
   }
   return d;
-}
-
-/** Sets parent pointers and depths after a model crossed from the worker. */
-function relink(root) {
-  root.parent = null;
-  root.depth = 0;
-  const stack = [root];
-  while (stack.length) {
-    const n = stack.pop();
-    for (const c of n.children) {
-      c.parent = n;
-      c.depth = n.depth + 1;
-      stack.push(c);
-    }
-  }
 }
 
 function roundRect(ctx, x, y, w, h, r) {

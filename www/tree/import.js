@@ -808,3 +808,126 @@ export function toDocument(model) {
   };
   return doc;
 }
+
+// ---------------------------------------------------------------------------------------------
+// Wire form: how the parse worker hands a model to the page. Structured clone of one object per
+// node costs the page about as much as parsing; typed arrays move for free and strings copy fast.
+// The per-node breakdowns travel as small JSON texts, decoded when the tooltip first asks.
+
+const HEAVY = ['prescore', 'eval', 'moves', 'cutoff', 'reason', 'extra'];
+const BOUND_CODES = [null, 'exact', 'lower', 'upper'];
+const NUMS = ['value', 'alpha', 'beta', 'prob', 'count', 'visits', 'size'];
+
+/** A model node whose heavy fields are decoded on first use. */
+class WireNode {
+  constructor(id, kind) {
+    this.id = id;
+    this.label = null;
+    this.kind = kind;
+    this.inferred = false;
+    this.value = null;
+    this.bound = null;
+    this.alpha = null;
+    this.beta = null;
+    this.prob = null;
+    this.best = false;
+    this.tt = false;
+    this.count = null;
+    this.visits = null;
+    this.children = [];
+    this.parent = null;
+    this.depth = 0;
+    this.size = 1;
+    this._heavy = null;
+    this._decoded = null;
+  }
+
+  _get(key) {
+    if (this._heavy === null) return null;
+    if (this._decoded === null) this._decoded = JSON.parse(this._heavy);
+    return this._decoded[key] ?? null;
+  }
+
+  get prescore() { return this._get('prescore'); }
+  get eval() { return this._get('eval'); }
+  get moves() { return this._get('moves'); }
+  get cutoff() { return this._get('cutoff'); }
+  get reason() { return this._get('reason'); }
+  get extra() { return this._get('extra'); }
+}
+
+/** The model as transferable arrays: `{ wire, transfer }` for postMessage. */
+export function toWire(model) {
+  const order = [];
+  const stack = [model.root];
+  while (stack.length) {
+    const n = stack.pop();
+    order.push(n);
+    for (let k = n.children.length - 1; k >= 0; k--) stack.push(n.children[k]);
+  }
+  const count = order.length;
+  const index = new Map();
+  order.forEach((n, i) => index.set(n, i));
+  const parent = new Int32Array(count);
+  const kind = new Uint8Array(count);
+  const flags = new Uint8Array(count);
+  const nums = new Float64Array(count * NUMS.length);
+  const ids = new Array(count);
+  const labels = new Array(count);
+  const heavy = new Array(count);
+  for (let i = 0; i < count; i++) {
+    const n = order[i];
+    parent[i] = n.parent ? index.get(n.parent) : -1;
+    kind[i] = KINDS.indexOf(n.kind);
+    flags[i] = (n.best ? 1 : 0) | (n.tt ? 2 : 0) | (n.inferred ? 4 : 0) | (BOUND_CODES.indexOf(n.bound) << 3);
+    for (let j = 0; j < NUMS.length; j++) {
+      const v = n[NUMS[j]];
+      nums[i * NUMS.length + j] = v === null || v === undefined ? NaN : v;
+    }
+    ids[i] = n.id;
+    labels[i] = n.label;
+    let h = null;
+    for (const key of HEAVY) {
+      if (n[key] !== null && n[key] !== undefined) (h ||= {})[key] = n[key];
+    }
+    heavy[i] = h === null ? null : JSON.stringify(h);
+  }
+  const { root, ...rest } = model;
+  const wire = { ...rest, parent, kind, flags, nums, ids, labels, heavy };
+  return { wire, transfer: [parent.buffer, kind.buffer, flags.buffer, nums.buffer] };
+}
+
+/** Builds the model back from its wire form (parents before children, as toWire writes them). */
+export function fromWire(wire) {
+  const { parent, kind, flags, nums, ids, labels, heavy, ...rest } = wire;
+  const count = parent.length;
+  const nodes = new Array(count);
+  const W = NUMS.length;
+  for (let i = 0; i < count; i++) {
+    const n = new WireNode(ids[i], KINDS[kind[i]]);
+    n.label = labels[i];
+    const f = flags[i];
+    n.best = (f & 1) !== 0;
+    n.tt = (f & 2) !== 0;
+    n.inferred = (f & 4) !== 0;
+    n.bound = BOUND_CODES[(f >> 3) & 3];
+    const b = i * W;
+    n.value = Number.isNaN(nums[b]) ? null : nums[b];
+    n.alpha = Number.isNaN(nums[b + 1]) ? null : nums[b + 1];
+    n.beta = Number.isNaN(nums[b + 2]) ? null : nums[b + 2];
+    n.prob = Number.isNaN(nums[b + 3]) ? null : nums[b + 3];
+    n.count = Number.isNaN(nums[b + 4]) ? null : nums[b + 4];
+    n.visits = Number.isNaN(nums[b + 5]) ? null : nums[b + 5];
+    n.size = nums[b + 6];
+    n._heavy = heavy[i];
+    const p = parent[i];
+    if (p >= 0) {
+      const pn = nodes[p];
+      n.parent = pn;
+      n.depth = pn.depth + 1;
+      pn.children.push(n);
+    }
+    nodes[i] = n;
+  }
+  return { ...rest, root: nodes[0], count };
+}

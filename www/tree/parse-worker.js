@@ -1,6 +1,6 @@
 // Parses large tree documents off the main thread. Receives {id, text}; answers {id, result} where
-// result is importText's answer with the parent pointers removed (the page sets them again).
-import { importText } from './import.js';
+// result is importText's answer with the model in its wire form (see toWire in import.js).
+import { importText, toWire } from './import.js';
 
 self.onmessage = (e) => {
   const { id, text } = e.data;
@@ -10,13 +10,10 @@ self.onmessage = (e) => {
   } catch (err) {
     result = { ok: false, error: { kind: 'internal', message: `Could not read the document: ${err && err.message}` } };
   }
-  if (result.ok) {
-    const stack = [result.model.root];
-    while (stack.length) {
-      const n = stack.pop();
-      n.parent = null;
-      for (const c of n.children) stack.push(c);
-    }
+  if (!result.ok) {
+    self.postMessage({ id, result });
+    return;
   }
-  self.postMessage({ id, result });
+  const { wire, transfer } = toWire(result.model);
+  self.postMessage({ id, result: { ok: true, wire } }, transfer);
 };
