@@ -199,6 +199,9 @@ test('a pasted document loads; a malformed one shows line and column and keeps t
   const text = await err.innerText();
   assert.match(text, /line 4, column 3/);
   assert.match(text, /expected ',' or '}'/);
+  // The line is quoted with a caret under the column, and the textarea's caret is put there.
+  assert.match(text, /4 \|   "children": \[\]\n\s+\|   \^/);
+  assert.equal(await page.locator('[data-testid=tree-json]').evaluate((e) => e.selectionStart), 34);
   assert.equal(await page.evaluate(() => window.explorer.model().count), 40, 'the previous tree stays');
   assert.equal(await page.locator('[data-testid=tree-format]').innerText(), 'Detected: JIT tree');
   await shot(page, 'tree-syntax-error');
@@ -347,6 +350,96 @@ test('a 27,000-leaf tree (30 children, 3 plies) opens from a file and expands', 
   assert.ok(s2.shown > s.shown, `${s2.shown} > ${s.shown}`);
   console.log(`27,931-node tree (${(text.length / 1e6).toFixed(1)} MB): opened in ${loadMs} ms (${Math.round(inPage)} ms in the page), expanded a node in ${expandMs.toFixed(1)} ms to the next frame`);
   await shot(page, 'tree-27k');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('find a move: the node is revealed, focused and described', async () => {
+  const { page, errors } = await openExplorer('?example=reversi-alphabeta');
+  const want = await page.evaluate(() => {
+    const m = window.explorer.model();
+    const all = [];
+    const st = [m.root];
+    while (st.length) {
+      const n = st.pop();
+      all.push(n);
+      st.push(...n.children);
+    }
+    const deep = all.find((n) => n.depth === 3 && n.label && !n.parent.parent.best);
+    return { label: deep.label, id: deep.id, hits: all.filter((n) => n.label && n.label.toLowerCase().includes(deep.label.toLowerCase())).length };
+  });
+  await page.locator('[data-testid=tree-find]').fill(want.label);
+  await page.locator('[data-testid=tree-find]').press('Enter');
+  await settle(page);
+  const status = await page.locator('[data-testid=tree-status]').innerText();
+  assert.match(status, new RegExp(`^Match \\d+ of ${want.hits}: Move ${want.label}`));
+  await page.locator('[data-testid=tree-find]').fill(`#${want.id}`);
+  await page.locator('[data-testid=tree-find]').press('Enter');
+  await settle(page);
+  assert.ok(await page.evaluate((i) => window.explorer.nodeBox(i), want.id), 'the found node is shown');
+  assert.match(await page.locator('[data-testid=tree-status]').innerText(), /^Match 1 of 1: .*depth 3/);
+  assert.equal((await page.locator('.ps-crumbs li').count()), 4);
+  await shot(page, 'tree-find');
+  await page.locator('[data-testid=tree-find]').fill('zz9');
+  await page.locator('[data-testid=tree-find]').press('Enter');
+  assert.match(await page.locator('[data-testid=tree-status]').innerText(), /No node matches/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a 100,000-node tree stays interactive (timings printed, not asserted)', async () => {
+  const { page, errors } = await openExplorer();
+  const timings = await page.evaluate(async () => {
+    // 46 children, 3 plies: 1 + 46 + 2,116 + 97,336 = 99,499 nodes, generated in the page.
+    let id = 0;
+    const make = (d, maxing, move) => {
+      const n = { id: id++, kind: d === 0 ? 'leaf' : maxing ? 'max' : 'min', value: (id * 7919) % 201 - 100, bound: 'exact' };
+      if (move) {
+        n.move = move;
+        n.prescore = { total: 1.5, terms: [{ name: 'mobility', raw: 3, weight: 0.5, value: 1.5 }] };
+      }
+      if (d > 0) {
+        n.children = [];
+        for (let i = 0; i < 46; i++) n.children.push(make(d - 1, !maxing, `m${i}`));
+      }
+      return n;
+    };
+    const root = make(3, true, null);
+    root.best = true;
+    root.children[0].best = true;
+    const text = JSON.stringify({ format: 'plyscope-tree', version: 1, game: 'synthetic', engine: 'test', algorithm: 'minimax', perspective: 'max', stats: { nodes: id }, root });
+    const frame = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    const out = { nodes: id, mb: +(text.length / 1e6).toFixed(1) };
+    const longest = [];
+    const obs = new PerformanceObserver((l) => l.getEntries().forEach((e) => longest.push(Math.round(e.duration))));
+    obs.observe({ type: 'longtask' });
+    let t = performance.now();
+    const r = await window.explorer.loadText(text);
+    await frame();
+    out.load = Math.round(performance.now() - t);
+    out.ok = r.ok;
+    // Expand a depth-1 node, then show all its children (46), then all 46 under one of those.
+    const x = window.explorer;
+    const m = x.model();
+    t = performance.now();
+    x.focus(m.root.children[5].children[3].id);
+    await frame();
+    out.reveal = Math.round(performance.now() - t);
+    t = performance.now();
+    x.expandAll(20000);
+    await frame();
+    out.expand20k = Math.round(performance.now() - t);
+    out.shown = x.stats().shown;
+    await new Promise((res) => setTimeout(res, 400));
+    out.longTasks = longest.sort((a, b) => b - a).slice(0, 5);
+    obs.disconnect();
+    return out;
+  });
+  assert.equal(timings.ok, true);
+  assert.equal(timings.nodes, 99499);
+  assert.ok(timings.shown >= 19000, `shown ${timings.shown}`);
+  console.log(`100k tree: ${JSON.stringify(timings)}`);
+  await shot(page, 'tree-100k-expanded');
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -1,10 +1,18 @@
 // The search-tree explorer: a SpaceTree-style view of one search drawn on a canvas, with tooltips,
-// keyboard navigation, a breadcrumb, and a document panel (paste, open, drop, download).
+// keyboard navigation, a breadcrumb, search by move, and a document panel (paste, open, drop, download).
 //
 //   import { mountExplorer } from './tree/explorer.js';
-//   const explorer = mountExplorer(element, { example: 'examples/tictactoe-alphabeta.json' });
-//   explorer.showDocument(doc);          // a parsed tree document (after every AI turn)
-//   await explorer.loadText(text);       // any supported format, as text
+//   const explorer = mountExplorer(element, options);
+//   explorer.showDocument(doc);          // a parsed tree document (after every AI turn), or its JSON text
+//   await explorer.loadText(text);       // any supported format, as text (large texts parse in a worker)
+//   explorer.current();                  // the shown tree as a plyscope-tree document
+//
+// Options (all optional):
+//   example: URL of a document to open first        siblings: children shown before "+K more" (12)
+//   order: 'value' (best first) | 'search'           initialDepth: levels of the best line opened (2)
+//   editorOpen: false to fold the JSON panel         onLoad(model): after a document is shown
+//   onFocus({ node, moves, id }): the focused node and the moves from the root to it
+//   decorateTooltip(element, { node, moves, model }): append more to a node's tooltip (board preview)
 //
 // Everything taken from a document is drawn with fillText or set with textContent: never as HTML.
 
@@ -133,6 +141,13 @@ class Explorer {
       this.ordered = new WeakMap();
       this.relayout(true);
     });
+    this.findInput = el('input', { type: 'search', class: 'ps-find', placeholder: 'Find move or #id', 'aria-label': 'Find a node by its move or #id (Enter: next match)', 'data-testid': 'tree-find' });
+    this.findInput.addEventListener('keydown', (e) => {
+      if (e.key === 'Enter') {
+        e.preventDefault();
+        this.findNext(this.findInput.value, e.shiftKey ? -1 : 1);
+      }
+    });
     const toolbar = el(
       'div',
       { class: 'ps-toolbar', role: 'toolbar', 'aria-label': 'Tree view controls' },
@@ -142,6 +157,7 @@ class Explorer {
       el('button', { type: 'button', text: 'Collapse', title: 'Collapse everything below the root (C)', onclick: () => this.collapseAll() }),
       el('label', { class: 'ps-field' }, 'Siblings ', this.siblingsInput),
       el('label', { class: 'ps-field' }, 'Order ', this.orderSelect),
+      this.findInput,
       el('span', { class: 'ps-spacer' }),
       el('button', { type: 'button', text: 'Open file…', 'data-testid': 'open-tree', onclick: () => this.fileInput.click() }),
       el('button', { type: 'button', text: 'Download JSON', 'data-testid': 'download-tree', onclick: () => this.download() }),
@@ -247,7 +263,7 @@ class Explorer {
     }
     if (seq !== this.loadSeq) return { ok: false, superseded: true };
     if (!result.ok) {
-      this.showError(result.error.message);
+      this.showError(result.error.message, result.error, text);
       return { ok: false, error: result.error };
     }
     this.setModel(result.model, text);
@@ -293,8 +309,28 @@ class Explorer {
     return { ok: true, format: result.model.format, nodes: result.model.count };
   }
 
-  showError(message) {
-    this.error.textContent = message;
+  /** Shows an error; for a syntax error in text, quotes the line with a caret under the column. */
+  showError(message, error, text) {
+    this.error.replaceChildren(el('div', { text: `${message}. The previous tree is kept.` }));
+    if (error && error.line && typeof text === 'string') {
+      const lines = [];
+      let start = error.offset - (error.column - 1);
+      const lineEnd = text.indexOf('\n', error.offset);
+      const line = text.slice(start, lineEnd < 0 ? text.length : lineEnd);
+      // Long lines (minified JSON) are cut around the column.
+      const from = Math.max(0, error.column - 1 - 60);
+      const shown = line.slice(from, from + 120);
+      lines.push(`${String(error.line).padStart(5)} | ${from > 0 ? '…' : ''}${shown}`);
+      lines.push(`${' '.repeat(5)} | ${from > 0 ? ' ' : ''}${' '.repeat(error.column - 1 - from)}^`);
+      this.error.append(el('pre', { class: 'ps-error-context', text: lines.join('\n') }));
+      // Put the caret there in the textarea when the text came from it.
+      if (text === this.textarea.value && error.offset !== undefined) {
+        this.textarea.focus({ preventScroll: true });
+        this.textarea.setSelectionRange(error.offset, Math.min(text.length, error.offset + 1));
+        const lineHeight = parseFloat(getComputedStyle(this.textarea).lineHeight) || 16;
+        this.textarea.scrollTop = Math.max(0, (error.line - 3) * lineHeight);
+      }
+    }
     this.error.hidden = false;
     this.setStatus(`Error: ${message}. The previous tree is kept.`);
   }
@@ -425,7 +461,7 @@ class Explorer {
     this.updateFocusUi();
   }
 
-  /** Expands every node (up to maxNodes shown), for tests and small trees. */
+  /** Expands every node breadth first, with all its siblings, until about maxNodes are shown. */
   expandAll(maxNodes = 5000) {
     if (!this.model) return 0;
     let shown = 1;
@@ -434,12 +470,14 @@ class Explorer {
       const n = queue[q];
       if (!n.children.length) continue;
       this.expanded.add(n);
+      if (n.children.length > this.siblings) this.limits.set(n, Math.max(this.siblings, Math.min(n.children.length, maxNodes - shown)));
       const { list } = this.shownChildren(n);
       shown += list.length;
       for (const c of list) queue.push(c);
     }
     this.relayout(true);
     this.fit(true);
+    this.updateFocusUi();
     return shown;
   }
 
@@ -775,6 +813,13 @@ class Explorer {
       roundRect(ctx, x - 4, y - 4, NODE_W + 8, NODE_H + 8, 9);
       ctx.stroke();
     }
+    if (this.hover && (this.hover === it || (!it.more && !this.hover.more && this.hover.node === n))) {
+      ctx.lineWidth = 1.5;
+      ctx.strokeStyle = c.stroke;
+      ctx.beginPath();
+      roundRect(ctx, x - 2, y - 2, NODE_W + 4, NODE_H + 4, 8);
+      ctx.stroke();
+    }
     const focused = this.focus === (it.more ? this.focus && this.focus.more && this.focus.key === it.key ? this.focus : null : n);
     if (focused) {
       ctx.lineWidth = 2;
@@ -971,7 +1016,7 @@ class Explorer {
       if (it !== prev) this.fillTooltip(it);
       this.placeTooltip(sx, sy);
     }
-    if (prev !== it && ((prev && !prev.more && prev.node.cutoff) || (it && !it.more && it.node.cutoff))) this.invalidate();
+    if (prev !== it) this.invalidate();
   }
 
   /** A click or Enter: focus the node, toggle it, and re-centre on it. */
@@ -1099,7 +1144,44 @@ class Explorer {
     this.invalidate();
   }
 
-  focusById(id) {
+  /** Focuses the next node (in depth-first order after the focus) whose move contains `query`, or `#id`. */
+  findNext(query, dir = 1) {
+    if (!this.model) return null;
+    const q = query.trim().toLowerCase();
+    if (!q) return null;
+    const all = [];
+    const stack = [this.model.root];
+    while (stack.length) {
+      const n = stack.pop();
+      all.push(n);
+      for (let k = n.children.length - 1; k >= 0; k--) stack.push(n.children[k]);
+    }
+    const match = q.startsWith('#')
+      ? (n) => String(n.id) === q.slice(1)
+      : (n) => n.label !== null && String(n.label).toLowerCase().includes(q);
+    const hits = all.filter(match);
+    if (!hits.length) {
+      this.setStatus(`No node matches “${query.trim()}”.`);
+      return null;
+    }
+    const cur = this.focus && !this.focus.more ? all.indexOf(this.focus) : -1;
+    let pick;
+    if (dir > 0) pick = hits.find((n) => all.indexOf(n) > cur) || hits[0];
+    else pick = [...hits].reverse().find((n) => all.indexOf(n) < cur) || hits[hits.length - 1];
+    this.focusById(pick.id, pick);
+    this.setStatus(`Match ${hits.indexOf(pick) + 1} of ${hits.length}: ${this.describe(pick)}`);
+    return pick;
+  }
+
+  focusById(id, node = null) {
+    if (node) {
+      for (let m = node.parent; m; m = m.parent) this.expanded.add(m);
+      this.focus = node;
+      this.relayout(true);
+      this.centerOn(node, true);
+      this.updateFocusUi();
+      return true;
+    }
     if (!this.model) return false;
     const stack = [this.model.root];
     while (stack.length) {
@@ -1142,6 +1224,7 @@ class Explorer {
     });
     if (f.more) this.crumbs.append(el('li', {}, el('span', { class: 'ps-crumb', text: `+${f.hidden} more` })));
     this.setStatus(this.describe(f));
+    if (this.options.onFocus) this.options.onFocus({ node, moves: path.slice(1).map((m) => m.label), id: node.id });
   }
 
   setStatus(text) {
@@ -1159,7 +1242,7 @@ class Explorer {
     } else if (n.kind === 'truncated') {
       parts.push(`${n.count ?? '?'} nodes not recorded`);
     } else {
-      parts.push(`value ${boundedScore(n.value, n.bound)}${n.bound && n.bound !== 'exact' ? ` (${n.bound} bound)` : ''}`);
+      parts.push(n.value === null ? 'no value' : `value ${boundedScore(n.value, n.bound)}${n.bound && n.bound !== 'exact' ? ` (${n.bound} bound)` : ''}`);
     }
     if (n.visits !== null) parts.push(`${n.visits} visits`);
     if (n.prob !== null && n.visits === null) parts.push(`probability ${percent(n.prob)}`);
@@ -1288,6 +1371,12 @@ class Explorer {
     }
     if (n.prescore) this.appendBreakdown(t, n.prescore, n.kind === 'leaf' || n.kind === 'terminal' ? 'Pre-score (ordering)' : 'Pre-score breakdown (ordering)');
     if (n.eval) this.appendBreakdown(t, n.eval, 'Evaluation breakdown');
+    // The page may add to the tooltip (a board preview of the node's position, say).
+    if (this.options.decorateTooltip) {
+      const moves = [];
+      for (let m = n; m && m.parent; m = m.parent) moves.unshift(m.label);
+      this.options.decorateTooltip(t, { node: n, moves, model: this.model });
+    }
   }
 
   appendRows(t, rows, wide = false) {
