@@ -165,6 +165,10 @@ test('clicking expands and re-centres; the keyboard moves the focus; the breadcr
   await settle(page);
   const s1 = await page.locator('[data-testid=tree-status]').innerText();
   assert.match(s1, /depth 2/);
+  // The keyboard shows the focused node's tooltip too.
+  assert.equal(await page.locator('[data-testid=tree-tooltip]').isVisible(), true);
+  assert.match(await page.locator('[data-testid=tree-tooltip]').innerText(), new RegExp(s1.split(',')[0].replace('Move ', '')));
+  await shot(page, 'tree-keyboard');
   await page.keyboard.press('ArrowDown');
   const s2 = await page.locator('[data-testid=tree-status]').innerText();
   assert.notEqual(s2, s1);

@@ -28,6 +28,9 @@ const WORKER_THRESHOLD = 1 << 20; // parse texts above 1 MB in the worker
 const MIN_K = 0.03;
 const MAX_K = 4;
 
+/** The folder of the bundled example documents (www/examples/), wherever the page is. */
+export const EXAMPLES_URL = new URL('../examples/', import.meta.url).href;
+
 /** Fill, stroke and text colours by node kind. */
 export const COLORS = {
   max: { fill: '#d6e4ff', stroke: '#2f5fb3', text: '#10213f' },
@@ -873,7 +876,7 @@ class Explorer {
       const count = n.count ?? (n.moves ? n.moves.length : 0);
       return [`✂ ${count} pruned`, n.moves && n.moves.length ? n.moves.slice(0, 4).join(' ') + (n.moves.length > 4 ? ' …' : '') : n.reason ?? '', ''];
     }
-    if (n.kind === 'truncated') return [`${n.count ?? '?'} not recorded`, 'node cap reached', ''];
+    if (n.kind === 'truncated') return [`${n.count ?? '?'} unrecorded`, 'node cap', ''];
     const label = nodeName(n);
     let line2 = n.value === null && n.kind === 'node' ? `${n.children.length} children` : boundedScore(n.value, n.bound);
     if (n.visits !== null) line2 = `${n.value === null ? '' : `Q ${compactNumber(n.value)} `}N ${compactNumber(n.visits)}`;
@@ -1091,7 +1094,13 @@ class Explorer {
         }
         case 'Enter':
         case ' ':
-          if (it) this.activate(it, false);
+          if (it) {
+            this.activate(it, false);
+            this.tooltipForFocus();
+          }
+          break;
+        case 'Escape':
+          this.hideTooltip();
           break;
         case 'Home':
           this.moveFocus(this.itemOf.get(this.model.root));
@@ -1121,6 +1130,9 @@ class Explorer {
       if (handled) e.preventDefault();
     });
     this.canvas.addEventListener('focus', () => this.invalidate());
+    this.canvas.addEventListener('blur', () => {
+      if (!this.hover) this.hideTooltip();
+    });
   }
 
   zoomBy(f) {
@@ -1141,7 +1153,20 @@ class Explorer {
     this.focus = it.more ? it : it.node;
     this.ensureVisible(it);
     this.updateFocusUi();
+    this.tooltipForFocus();
     this.invalidate();
+  }
+
+  /** Keyboard users get the tooltip of the focused node, beside it. */
+  tooltipForFocus() {
+    const it = this.focusItem();
+    if (!it) return;
+    const cam = this.camTo || this.cam;
+    const sx = (it.x + NODE_W / 2 - cam.x) * cam.k;
+    const sy = (it.y - cam.y) * cam.k;
+    this.fillTooltip(it);
+    this.placeTooltip(sx, sy - 10);
+    this.hover = null;
   }
 
   /** Focuses the next node (in depth-first order after the focus) whose move contains `query`, or `#id`. */
@@ -1173,9 +1198,15 @@ class Explorer {
     return pick;
   }
 
+  /** Opens the path to `node` and, as a click does, closes the branches off it (except the best line). */
+  revealPath(node) {
+    for (const e of [...this.expanded]) if (!this.isAncestorOrSelf(e, node) && !this.isPv(e)) this.expanded.delete(e);
+    for (let m = node.parent; m; m = m.parent) this.expanded.add(m);
+  }
+
   focusById(id, node = null) {
     if (node) {
-      for (let m = node.parent; m; m = m.parent) this.expanded.add(m);
+      this.revealPath(node);
       this.focus = node;
       this.relayout(true);
       this.centerOn(node, true);
@@ -1187,7 +1218,7 @@ class Explorer {
     while (stack.length) {
       const n = stack.pop();
       if (String(n.id) === String(id)) {
-        for (let m = n.parent; m; m = m.parent) this.expanded.add(m);
+        this.revealPath(n);
         this.focus = n;
         this.relayout(true);
         this.centerOn(n, true);
@@ -1443,7 +1474,7 @@ function nodeName(n) {
   if (!n.parent) return n.label ?? 'root';
   if (n.label !== null && n.label !== '') return n.label;
   if (n.kind === 'pruned') return `${n.count ?? n.moves?.length ?? '?'} pruned`;
-  if (n.kind === 'truncated') return `${n.count ?? '?'} not recorded`;
+  if (n.kind === 'truncated') return `${n.count ?? '?'} unrecorded`;
   return n.id !== null ? `#${n.id}` : '?';
 }
 
