@@ -193,6 +193,14 @@ test('JIT graph form: adjacencies as objects or ids, listed on one or both ends'
   assert.deepEqual(m.root.children.map((c) => c.label), ['a', 'b']);
   assert.deepEqual(m.root.children[0].children.map((c) => c.label), ['c']);
   assert.match(m.meta.note, /1 node/);
+  // The root is the node nothing points to, wherever it is in the array.
+  const shuffled = importValue([
+    { id: 'b', name: 'b', adjacencies: [] },
+    { id: 'r', name: 'root', adjacencies: [{ nodeTo: 'b' }, { nodeTo: 'a' }] },
+    { id: 'a', name: 'a', adjacencies: [] },
+  ]).model;
+  assert.equal(shuffled.root.label, 'root');
+  assert.deepEqual(shuffled.root.children.map((c) => c.label), ['b', 'a']);
   const dup = importValue([{ id: 'r', name: 'r' }, { id: 'r', name: 's' }]);
   assert.equal(dup.ok, false);
   assert.equal(dup.error.path, '$[1].id');

@@ -506,6 +506,7 @@ function convertJitGraph(arr) {
   });
   // Undirected adjacency lists; JIT lists each edge on one or both ends.
   const adj = arr.map(() => []);
+  const pointedTo = new Uint8Array(arr.length);
   arr.forEach((o, k) => {
     if (o.adjacencies === undefined || o.adjacencies === null) return;
     if (!Array.isArray(o.adjacencies)) throw new TreeFormatError(`$[${k}].adjacencies`, 'an array', typeName(o.adjacencies));
@@ -516,6 +517,7 @@ function convertJitGraph(arr) {
       if (t === undefined) throw new TreeFormatError(`$[${k}].adjacencies[${j}].nodeTo`, 'the id of a node in the array', typeName(to));
       adj[k].push(t);
       adj[t].push(k);
+      if (t !== k) pointedTo[t] = 1;
     });
   });
   const made = arr.map((o, k) => {
@@ -523,9 +525,18 @@ function convertJitGraph(arr) {
     n.children = [];
     return n;
   });
+  // The root is the first connected node no other node points to (the first node when every edge
+  // is listed both ways).
+  let rootIndex = 0;
+  for (let k = 0; k < arr.length; k++) {
+    if (!pointedTo[k] && adj[k].length > 0) {
+      rootIndex = k;
+      break;
+    }
+  }
   const seen = new Uint8Array(arr.length);
-  seen[0] = 1;
-  const queue = [0];
+  seen[rootIndex] = 1;
+  const queue = [rootIndex];
   let count = 1;
   for (let q = 0; q < queue.length; q++) {
     const k = queue[q];
@@ -539,10 +550,10 @@ function convertJitGraph(arr) {
       count++;
     }
   }
-  const root = made[0];
+  const root = made[rootIndex];
   inferKinds(root, true);
   const unreachable = arr.length - count;
-  return { format: 'jit-graph', meta: unreachable ? { note: `${unreachable} node(s) not connected to the first node were left out` } : {}, settings: [], stats: null, chosen: null, root, count };
+  return { format: 'jit-graph', meta: unreachable ? { note: `${unreachable} node(s) not connected to the root were left out` } : {}, settings: [], stats: null, chosen: null, root, count };
 }
 
 function flareNode(o, path, attributesKey) {
