@@ -447,3 +447,33 @@ test('a 100,000-node tree stays interactive (timings printed, not asserted)', as
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('showDocument with keepView keeps the open branches, the focus and the camera', async () => {
+  const { page, errors } = await openExplorer();
+  const out = await page.evaluate(async () => {
+    const x = window.explorer;
+    const doc = await (await fetch('../examples/tictactoe-alphabeta.json')).json();
+    const r0 = x.showDocument(doc);
+    const m = x.model();
+    const side = m.root.children.find((c) => !c.best && c.children.length);
+    x.focus(side.children[0].id);
+    await new Promise((r) => setTimeout(r, 400));
+    const before = { shown: x.stats().shown, zoom: x.stats().zoom, status: document.querySelector('[data-testid=tree-status]').textContent };
+    // The next iteration's document: same moves, new values.
+    const next = JSON.parse(JSON.stringify(doc));
+    next.root.value = 42;
+    x.showDocument(next, { keepView: true });
+    const kept = { shown: x.stats().shown, zoom: x.stats().zoom, status: document.querySelector('[data-testid=tree-status]').textContent, rootValue: x.model().root.value };
+    x.showDocument(next);
+    const reset = { shown: x.stats().shown };
+    return { ok: r0.ok, before, kept, reset };
+  });
+  assert.equal(out.ok, true);
+  assert.equal(out.kept.rootValue, 42);
+  assert.equal(out.kept.shown, out.before.shown);
+  assert.equal(out.kept.zoom, out.before.zoom);
+  assert.equal(out.kept.status, out.before.status);
+  assert.ok(out.reset.shown < out.before.shown, `without keepView the view resets: ${out.reset.shown} < ${out.before.shown}`);
+  assert.deepEqual(errors, []);
+  await page.close();
+});

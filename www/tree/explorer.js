@@ -4,6 +4,7 @@
 //   import { mountExplorer } from './tree/explorer.js';
 //   const explorer = mountExplorer(element, options);
 //   explorer.showDocument(doc);          // a parsed tree document (after every AI turn), or its JSON text
+//   explorer.showDocument(doc, { keepView: true });  // a live view: keep what is open, focus, camera
 //   await explorer.loadText(text);       // any supported format, as text (large texts parse in a worker)
 //   explorer.current();                  // the shown tree as a plyscope-tree document
 //
@@ -75,8 +76,8 @@ function el(tag, attrs = {}, ...kids) {
 export function mountExplorer(container, options = {}) {
   const x = new Explorer(container, options);
   return {
-    showDocument: (doc) => x.showDocument(doc),
-    loadText: (text, name) => x.loadText(text, name),
+    showDocument: (doc, opts) => x.showDocument(doc, opts),
+    loadText: (text, name, opts) => x.loadText(text, name, opts),
     loadUrl: (url) => x.loadUrl(url),
     current: () => x.currentDocument(),
     model: () => x.model,
@@ -253,7 +254,7 @@ class Explorer {
   }
 
   /** Parses `text` (in the worker when large); keeps the current tree on error. */
-  async loadText(text, source = 'text') {
+  async loadText(text, source = 'text', opts = {}) {
     const seq = ++this.loadSeq;
     const t0 = performance.now();
     let result;
@@ -269,7 +270,7 @@ class Explorer {
       this.showError(result.error.message, result.error, text);
       return { ok: false, error: result.error };
     }
-    this.setModel(result.model, text);
+    this.setModel(result.model, text, undefined, opts);
     this.lastLoadMs = performance.now() - t0;
     return { ok: true, format: result.model.format, nodes: result.model.count, ms: this.lastLoadMs };
   }
@@ -300,15 +301,15 @@ class Explorer {
   }
 
   /** Shows a parsed document (an object, as the engine's worker returns it) or a JSON text. */
-  showDocument(doc) {
-    if (typeof doc === 'string') return this.loadText(doc, 'engine');
+  showDocument(doc, opts = {}) {
+    if (typeof doc === 'string') return this.loadText(doc, 'engine', opts);
     this.loadSeq++;
     const result = importValue(doc);
     if (!result.ok) {
       this.showError(result.error.message);
       return { ok: false, error: result.error };
     }
-    this.setModel(result.model, null, doc);
+    this.setModel(result.model, null, doc, opts);
     return { ok: true, format: result.model.format, nodes: result.model.count };
   }
 
@@ -338,7 +339,28 @@ class Explorer {
     this.setStatus(`Error: ${message}. The previous tree is kept.`);
   }
 
-  setModel(model, text, doc) {
+  /** The moves from the root to `n`. */
+  pathOf(n) {
+    const p = [];
+    for (let m = n; m && m.parent; m = m.parent) p.unshift(m.label);
+    return p;
+  }
+
+  /** The node reached by following `moves` from the root, or the deepest one found. */
+  follow(moves) {
+    let n = this.model.root;
+    for (const mv of moves) {
+      const c = n.children.find((x) => x.label === mv);
+      if (!c) break;
+      n = c;
+    }
+    return n;
+  }
+
+  setModel(model, text, doc, opts = {}) {
+    // keepView (a live view updated every iteration): keep what is open, the focus and the camera,
+    // matched by moves from the root.
+    const keep = opts.keepView && this.model ? { open: [...this.expanded].map((n) => this.pathOf(n)), focus: this.focus && !this.focus.more ? this.pathOf(this.focus) : [], cam: { ...this.cam }, moved: this.userMoved } : null;
     this.model = model;
     this.error.textContent = '';
     this.error.hidden = true;
@@ -361,9 +383,22 @@ class Explorer {
     this.buildLegend();
     this.resetExpansion(false);
     this.focus = model.root;
-    this.relayout(false);
-    this.userMoved = false;
-    this.fit(false);
+    if (keep) {
+      for (const p of keep.open) {
+        const n = this.follow(p);
+        if (n.children.length) this.expanded.add(n);
+      }
+      this.focus = this.follow(keep.focus);
+      this.relayout(false);
+      this.userMoved = keep.moved;
+      this.camTo = null;
+      this.cam = keep.cam;
+      if (!keep.moved) this.fit(false);
+    } else {
+      this.relayout(false);
+      this.userMoved = false;
+      this.fit(false);
+    }
     this.updateFocusUi();
     if (this.options.onLoad) this.options.onLoad(model);
   }
@@ -1150,6 +1185,7 @@ class Explorer {
 
   moveFocus(it) {
     if (!it) return;
+    this.userMoved = true;
     this.focus = it.more ? it : it.node;
     this.ensureVisible(it);
     this.updateFocusUi();
@@ -1200,6 +1236,7 @@ class Explorer {
 
   /** Opens the path to `node` and, as a click does, closes the branches off it (except the best line). */
   revealPath(node) {
+    this.userMoved = true;
     for (const e of [...this.expanded]) if (!this.isAncestorOrSelf(e, node) && !this.isPv(e)) this.expanded.delete(e);
     for (let m = node.parent; m; m = m.parent) this.expanded.add(m);
   }
