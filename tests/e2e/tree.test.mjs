@@ -477,3 +477,28 @@ test('showDocument with keepView keeps the open branches, the focus and the came
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('a dropped file loads; Download JSON saves the shown tree as a plyscope-tree document', async () => {
+  const { page, errors } = await openExplorer();
+  const mcts = readFileSync(join(ROOT, 'www', 'examples', 'mcts.json'), 'utf8');
+  await page.evaluate((text) => {
+    const dt = new DataTransfer();
+    dt.items.add(new File([text], 'mcts.json', { type: 'application/json' }));
+    const target = document.querySelector('[data-testid=tree-view]');
+    target.dispatchEvent(new DragEvent('dragover', { dataTransfer: dt, bubbles: true, cancelable: true }));
+    target.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+  }, mcts);
+  await page.waitForFunction(() => document.querySelector('[data-testid=tree-format]').textContent === 'Detected: MCTS dump');
+  const [download] = await Promise.all([page.waitForEvent('download'), page.locator('[data-testid=download-tree]').click()]);
+  const path = await download.path();
+  const saved = JSON.parse(readFileSync(path, 'utf8'));
+  assert.equal(saved.format, 'plyscope-tree');
+  assert.equal(saved.algorithm, 'mcts');
+  const count = (n) => 1 + (n.children || []).reduce((s, c) => s + count(c), 0);
+  assert.equal(count(saved.root), await page.evaluate(() => window.explorer.model().count));
+  // And it loads back.
+  await paste(page, JSON.stringify(saved));
+  await page.waitForFunction(() => document.querySelector('[data-testid=tree-format]').textContent === 'Detected: plyscope tree');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
