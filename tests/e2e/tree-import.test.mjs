@@ -270,6 +270,7 @@ test('a converted tree downloads as a plyscope-tree that imports back the same',
     assert.equal(again.model.count, m.count);
     assert.deepEqual(walk(again.model.root).map((n) => n.label), walk(m.root).map((n) => n.label));
     assert.deepEqual(walk(again.model.root).map((n) => n.value), walk(m.root).map((n) => n.value));
+    assert.deepEqual(walk(again.model.root).map((n) => n.extra), walk(m.root).map((n) => n.extra), 'foreign data survives');
   }
 });
 

@@ -359,6 +359,12 @@ function nativeNode(o, path) {
     n.cutoff = { by: o.cutoff.by ?? null, value: optNum(o.cutoff, 'value', cp), alpha: optNum(o.cutoff, 'alpha', cp), beta: optNum(o.cutoff, 'beta', cp) };
   }
   if (typeof o.reason === 'string') n.reason = o.reason;
+  // `data`: free-form facts from other engines (and from converted foreign trees), shown in the tooltip.
+  if (o.data !== undefined && o.data !== null) {
+    if (!isObj(o.data)) throw new TreeFormatError(`${path}.data`, 'an object of facts', typeName(o.data));
+    const extra = Object.entries(o.data).map(([k, v]) => [k, show(v)]);
+    if (extra.length) n.extra = extra;
+  }
   if (o.children !== undefined && o.children !== null && !Array.isArray(o.children)) {
     throw new TreeFormatError(`${path}.children`, 'an array of nodes', typeName(o.children));
   }
