@@ -913,7 +913,7 @@ class Explorer {
     }
     if (n.kind === 'truncated') return [`${n.count ?? '?'} unrecorded`, 'node cap', ''];
     const label = nodeName(n);
-    let line2 = n.value === null && n.kind === 'node' ? `${n.children.length} children` : boundedScore(n.value, n.bound);
+    let line2 = n.value !== null ? boundedScore(n.value, n.bound) : n.kind === 'node' ? `${n.children.length} children` : 'no value';
     if (n.visits !== null) line2 = `${n.value === null ? '' : `Q ${compactNumber(n.value)} `}N ${compactNumber(n.visits)}`;
     else if (n.prob !== null && n.parent && n.parent.kind === 'chance') line2 = `${line2}  p ${percent(n.prob)}`;
     let tag = '';
