@@ -184,6 +184,19 @@ test('clicking expands and re-centres; the keyboard moves the focus; the breadcr
   await page.waitForTimeout(50);
   const k1 = (await page.evaluate(() => window.explorer.stats())).zoom;
   assert.ok(k1 > k0 * 1.2, `zoomed in: ${k0} -> ${k1}`);
+  // Two touch pointers moving apart zoom in too.
+  const k2 = await page.evaluate(() => {
+    const c = document.querySelector('[data-testid=tree-view] canvas');
+    const r = c.getBoundingClientRect();
+    const ev = (type, id, x) => c.dispatchEvent(new PointerEvent(type, { pointerId: id, pointerType: 'touch', clientX: r.left + x, clientY: r.top + 200, button: 0, bubbles: true }));
+    ev('pointerdown', 11, 300);
+    ev('pointerdown', 12, 340);
+    ev('pointermove', 12, 360);
+    ev('pointerup', 12, 360);
+    ev('pointerup', 11, 300);
+    return window.explorer.stats().zoom;
+  });
+  assert.ok(Math.abs(k2 / k1 - 1.5) < 0.01, `pinch: ${k1} -> ${k2}`);
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -787,12 +787,25 @@ class Explorer {
       ctx.moveTo(x0, y0);
       ctx.bezierCurveTo(mx, y0, mx, y1, x1, y1);
     };
+    // The path from the root to the focus is drawn darker.
+    const focusIt = this.focusItem();
+    const onPath = new Set();
+    for (let a = focusIt; a; a = a.parent) onPath.add(a);
+    const pathEdges = [];
     for (const it of this.items) {
       if (!it.parent) continue;
       if (!it.more && it.node.best && this.isPv(it.node)) pvEdges.push(it);
+      else if (onPath.has(it)) pathEdges.push(it);
       else edgeTo(it, it.parent);
     }
     ctx.stroke();
+    if (pathEdges.length) {
+      ctx.strokeStyle = '#4d5967';
+      ctx.lineWidth = 2.2 / Math.max(k, 0.5);
+      ctx.beginPath();
+      for (const it of pathEdges) edgeTo(it, it.parent);
+      ctx.stroke();
+    }
     if (pvEdges.length) {
       ctx.strokeStyle = PV_COLOR;
       ctx.lineWidth = 3 / Math.max(k, 0.5);
@@ -970,6 +983,9 @@ class Explorer {
   bindPointer() {
     const c = this.canvas;
     let drag = null;
+    // Touch: two pointers pinch-zoom about their midpoint.
+    const touches = new Map();
+    let pinch = null;
     const pos = (e) => {
       const r = c.getBoundingClientRect();
       return [e.clientX - r.left, e.clientY - r.top];
@@ -977,16 +993,52 @@ class Explorer {
     c.addEventListener('pointerdown', (e) => {
       if (e.button !== 0) return;
       const [sx, sy] = pos(e);
+      touches.set(e.pointerId, [sx, sy]);
+      if (touches.size === 2) {
+        const [[x0, y0], [x1, y1]] = [...touches.values()];
+        const mx = (x0 + x1) / 2;
+        const my = (y0 + y1) / 2;
+        pinch = { d: Math.hypot(x1 - x0, y1 - y0) || 1, k: this.cam.k, wx: this.cam.x + mx / this.cam.k, wy: this.cam.y + my / this.cam.k };
+        drag = null;
+        this.hideTooltip();
+        for (const id of touches.keys()) capture(id);
+        return;
+      }
       drag = { sx, sy, cx: this.cam.x, cy: this.cam.y, moved: false, id: e.pointerId };
     });
+    const capture = (id) => {
+      try {
+        c.setPointerCapture(id);
+      } catch {
+        // Not an active pointer (synthetic events): dragging still works inside the canvas.
+      }
+    };
+    const lift = (e) => {
+      touches.delete(e.pointerId);
+      if (touches.size < 2) pinch = null;
+    };
+    c.addEventListener('pointerup', lift);
+    c.addEventListener('pointercancel', lift);
     c.addEventListener('pointermove', (e) => {
       const [sx, sy] = pos(e);
+      if (touches.has(e.pointerId)) touches.set(e.pointerId, [sx, sy]);
+      if (pinch && touches.size === 2) {
+        const [[x0, y0], [x1, y1]] = [...touches.values()];
+        const k = Math.max(MIN_K, Math.min(MAX_K, (pinch.k * Math.hypot(x1 - x0, y1 - y0)) / pinch.d));
+        const mx = (x0 + x1) / 2;
+        const my = (y0 + y1) / 2;
+        this.camTo = null;
+        this.userMoved = true;
+        this.cam = { x: pinch.wx - mx / k, y: pinch.wy - my / k, k };
+        this.invalidate();
+        return;
+      }
       if (drag) {
         const dx = sx - drag.sx;
         const dy = sy - drag.sy;
         if (!drag.moved && Math.hypot(dx, dy) > 4) {
           drag.moved = true;
-          c.setPointerCapture(drag.id);
+          capture(drag.id);
           c.classList.add('ps-dragging');
           this.hideTooltip();
         }
