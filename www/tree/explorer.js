@@ -556,7 +556,7 @@ class Explorer {
   }
 
   onFocusPath(n) {
-    const f = this.focus && this.focus.more ? this.focus.parent : this.focus;
+    const f = this.focus && this.focus.more ? this.focus.parentNode : this.focus;
     if (!f || f.depth < n.depth) return false;
     let m = f;
     while (m && m.depth > n.depth) m = m.parent;
@@ -566,6 +566,7 @@ class Explorer {
   /** Lays out the shown nodes: leaves of the shown tree take rows; a parent sits between its children. */
   relayout(animate) {
     if (!this.model) return;
+    if (prefersReducedMotion()) animate = false;
     const old = this.itemOf;
     const now = performance.now();
     // Where everything is drawn right now, to start the animation from.
