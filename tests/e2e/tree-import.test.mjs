@@ -177,6 +177,15 @@ test('JIT tree JSON: name is the label, data.score the value, $-keys ignored, ot
   assert.equal(b.kind, 'min');
   assert.equal(m.root.kind, 'max');
   assert.equal(m.root.inferred, true);
+  // No best line was marked: it is inferred from the values (the root's 12 is nobody's here).
+  assert.equal(a.best, false);
+  assert.equal(b.best, false);
+  const line = importValue({ id: 'r', name: 'r', data: { score: 7, type: 'max' }, children: [
+    { id: 'a', name: 'a', data: { score: 3, type: 'min' }, children: [{ id: 'a1', name: 'a1', data: { score: 3 } }] },
+    { id: 'b', name: 'b', data: { score: 7, type: 'min' }, children: [{ id: 'b1', name: 'b1', data: { score: 9 } }, { id: 'b2', name: 'b2', data: { score: 7 } }] },
+  ] }).model;
+  assert.deepEqual([line.root.best, ...line.root.children.map((c) => c.best), ...line.root.children[1].children.map((c) => c.best)], [true, false, true, false, true]);
+  assert.match(line.meta.best_line, /inferred/);
 });
 
 test('JIT graph form: adjacencies as objects or ids, listed on one or both ends', () => {

@@ -1419,7 +1419,7 @@ class Explorer {
         row('chosen move', `${ch.move ?? '?'}${ch.rank !== null ? ` (rank ${ch.rank})` : ''}${ch.reason ? `, ${ch.reason}` : ''}`);
       }
       if (n.kind !== 'pruned') row('value', boundedScore(n.value, n.bound));
-      for (const [k, label] of [['game', 'game'], ['algorithm', 'algorithm'], ['evaluator', 'evaluator'], ['perspective', 'perspective (max)'], ['engine', 'engine'], ['root_position', 'position'], ['note', 'note']]) {
+      for (const [k, label] of [['game', 'game'], ['algorithm', 'algorithm'], ['evaluator', 'evaluator'], ['perspective', 'perspective (max)'], ['engine', 'engine'], ['root_position', 'position'], ['note', 'note'], ['best_line', 'best line']]) {
         if (m[k] !== undefined) row(label, m[k]);
       }
       row('format', model.formatName);

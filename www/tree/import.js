@@ -691,6 +691,30 @@ export function detectFormat(doc) {
   return null;
 }
 
+/**
+ * For foreign minimax trees without a marked best line: follows, from the root, the child whose value
+ * is its max/min parent's value. Returns whether a line was marked.
+ */
+function inferBestLine(root) {
+  const stack = [root];
+  while (stack.length) {
+    const n = stack.pop();
+    if (n.best) return false;
+    for (const c of n.children) stack.push(c);
+  }
+  let n = root;
+  if (n.value === null || (n.kind !== 'max' && n.kind !== 'min')) return false;
+  n.best = true;
+  for (;;) {
+    if (n.kind !== 'max' && n.kind !== 'min') break;
+    const next = n.children.find((c) => c.value !== null && c.value === n.value);
+    if (!next) break;
+    next.best = true;
+    n = next;
+  }
+  return true;
+}
+
 /** Computes subtree sizes, bottom-up, iteratively. */
 function computeSizes(root) {
   const order = [];
@@ -738,6 +762,9 @@ export function convert(doc) {
         'a search tree: a plyscope-tree document, JIT tree JSON {id, name, data, children}, a JIT graph [{id, name, adjacencies}], d3 {name, children}, react-d3-tree {name, attributes, children} or an MCTS dump {N, Q, P, children}',
         typeName(doc),
       );
+  }
+  if (['jit-tree', 'jit-graph', 'react-d3-tree', 'd3-flare'].includes(model.format) && inferBestLine(model.root)) {
+    model.meta.best_line = 'inferred: the child whose value is its parent’s, from the root';
   }
   computeSizes(model.root);
   model.formatName = FORMAT_NAMES[model.format];
