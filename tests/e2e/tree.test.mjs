@@ -527,3 +527,22 @@ test('a dropped file loads; Download JSON saves the shown tree as a plyscope-tre
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('Expand all opens a small tree completely; Collapse and Best line bring it back', async () => {
+  const { page, errors } = await openExplorer();
+  const count = await page.evaluate(() => window.explorer.model().count);
+  await page.getByRole('button', { name: 'Expand all' }).click();
+  await settle(page);
+  assert.equal(await page.evaluate(() => window.explorer.stats().shown), count);
+  assert.equal(await page.locator('[data-testid=tree-info]').innerText(), `${count} nodes · ${count} shown`);
+  await shot(page, 'tree-expand-all');
+  await page.getByRole('button', { name: 'Collapse' }).click();
+  await settle(page);
+  const collapsed = await page.evaluate(() => window.explorer.stats().shown);
+  assert.equal(collapsed, 1 + (await page.evaluate(() => window.explorer.model().root.children.length)));
+  await page.getByRole('button', { name: 'Best line' }).click();
+  await settle(page);
+  assert.ok((await page.evaluate(() => window.explorer.stats().shown)) > collapsed);
+  assert.deepEqual(errors, []);
+  await page.close();
+});

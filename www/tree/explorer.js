@@ -159,6 +159,7 @@ class Explorer {
       el('button', { type: 'button', text: 'Fit', title: 'Fit the shown nodes in the view (F)', onclick: () => this.fit(true) }),
       el('button', { type: 'button', text: 'Best line', title: 'Show the principal variation (P)', onclick: () => this.resetExpansion(true) }),
       el('button', { type: 'button', text: 'Collapse', title: 'Collapse everything below the root (C)', onclick: () => this.collapseAll() }),
+      el('button', { type: 'button', text: 'Expand all', title: 'Open every node, breadth first, up to 3,000 shown (E)', onclick: () => this.expandAll(3000) }),
       el('label', { class: 'ps-field' }, 'Siblings ', this.siblingsInput),
       el('label', { class: 'ps-field' }, 'Order ', this.orderSelect),
       this.findInput,
@@ -174,13 +175,14 @@ class Explorer {
       tabindex: '0',
       role: 'application',
       'aria-roledescription': 'search tree',
-      'aria-label': 'Search tree. Arrow keys move the focus, Enter expands or collapses, Home goes to the root, F fits the view.',
+      'aria-label': 'Search tree. Arrow keys move the focus, Enter expands or collapses, Home goes to the root, F fits the view, P shows the best line, C collapses, E expands all, plus and minus zoom, Escape hides the tooltip.',
       'aria-describedby': `${id}-status`,
     });
     this.tooltip = el('div', { class: 'ps-tooltip', role: 'tooltip', 'data-testid': 'tree-tooltip', hidden: '' });
     this.legend = el('div', { class: 'ps-legend', 'aria-label': 'Legend' });
     this.empty = el('div', { class: 'ps-empty', text: 'Paste a tree below, open a file or drop one here.' });
-    this.stage = el('div', { class: 'ps-stage', 'data-testid': 'tree-view' }, this.canvas, this.legend, this.tooltip, this.empty);
+    this.info = el('div', { class: 'ps-info', 'data-testid': 'tree-info', 'aria-hidden': 'true' });
+    this.stage = el('div', { class: 'ps-stage', 'data-testid': 'tree-view' }, this.canvas, this.legend, this.info, this.tooltip, this.empty);
     this.status = el('div', { class: 'ps-status', id: `${id}-status`, 'aria-live': 'polite', 'data-testid': 'tree-status' });
     this.textarea = el('textarea', { class: 'ps-json', 'data-testid': 'tree-json', spellcheck: 'false', 'aria-label': 'Tree document (JSON)', placeholder: 'Paste a plyscope-tree, JIT, d3, react-d3-tree or MCTS JSON document here' });
     this.error = el('div', { class: 'ps-error', 'data-testid': 'tree-error', role: 'alert' });
@@ -641,6 +643,7 @@ class Explorer {
       y0: Math.min(...byDepth.map((c) => c[0].y)) - NODE_H / 2,
       y1: Math.max(...byDepth.map((c) => c[c.length - 1].y)) + NODE_H / 2,
     };
+    this.info.textContent = `${this.model.count.toLocaleString('en')} nodes · ${items.length.toLocaleString('en')} shown`;
     if (animate && items.length < 20000) {
       this.anim = { start: now, dur: ANIM_MS };
     } else {
@@ -1204,6 +1207,10 @@ class Explorer {
         case 'c':
         case 'C':
           this.collapseAll();
+          break;
+        case 'e':
+        case 'E':
+          this.expandAll(3000);
           break;
         case '+':
         case '=':
