@@ -22,7 +22,8 @@ import { scoreText, boundedScore, windowText, plainNumber, percent, compactNumbe
 
 const NODE_W = 124;
 const NODE_H = 38;
-const ROW_H = 46;
+const ROW_H = 46; // siblings, centre to centre
+const COUSIN_GAP = 58; // nodes of different parents in one column
 const LEVEL_GAP = 176;
 const ANIM_MS = 260;
 const WORKER_THRESHOLD = 1 << 20; // parse texts above 1 MB in the worker
@@ -575,30 +576,52 @@ class Explorer {
     if (animate && this.anim) this.stepAnimation(now, true);
     const items = [];
     const itemOf = new Map();
-    let row = 0;
+    // A tidy layout: each subtree is packed against the ones above it level by level (its contour),
+    // so a collapsed sibling does not push the next branch away; a parent sits between its first and
+    // last child. Siblings are ROW_H apart, cousins a little more. `rel` is the offset from the parent.
     const place = (n, parentItem, depth) => {
-      const item = { node: n, more: false, parent: parentItem, x: depth * LEVEL_GAP, y: 0, depth, hasKids: n.children.length > 0, open: false, sx: 0, sy: 0 };
+      const item = { node: n, more: false, parent: parentItem, x: depth * LEVEL_GAP, y: 0, rel: 0, depth, hasKids: n.children.length > 0, open: false, sx: 0, sy: 0, kids: null };
       items.push(item);
       itemOf.set(n, item);
-      if (n.children.length && this.expanded.has(n)) {
-        item.open = true;
-        const { list, hidden } = this.shownChildren(n);
-        const kids = [];
-        for (const c of list) kids.push(place(c, item, depth + 1));
-        if (hidden > 0) {
-          const more = { node: null, more: true, parentNode: n, hidden, parent: item, x: (depth + 1) * LEVEL_GAP, y: row++ * ROW_H, depth: depth + 1, hasKids: false, open: false, sx: 0, sy: 0 };
-          more.key = moreKey(n);
-          items.push(more);
-          itemOf.set(more.key, more);
-          kids.push(more);
-        }
-        item.y = (kids[0].y + kids[kids.length - 1].y) / 2;
-      } else {
-        item.y = row++ * ROW_H;
+      if (!(n.children.length && this.expanded.has(n))) return { item, top: [0], bot: [0] };
+      item.open = true;
+      const { list, hidden } = this.shownChildren(n);
+      const placed = list.map((c) => place(c, item, depth + 1));
+      if (hidden > 0) {
+        const more = { node: null, more: true, parentNode: n, hidden, parent: item, x: (depth + 1) * LEVEL_GAP, y: 0, rel: 0, depth: depth + 1, hasKids: false, open: false, sx: 0, sy: 0, kids: null };
+        more.key = moreKey(n);
+        items.push(more);
+        itemOf.set(more.key, more);
+        placed.push({ item: more, top: [0], bot: [0] });
       }
-      return item;
+      const top = [];
+      const bot = [];
+      const offsets = [];
+      for (const c of placed) {
+        let off = 0;
+        if (offsets.length) {
+          off = -Infinity;
+          const common = Math.min(bot.length, c.top.length);
+          for (let d = 0; d < common; d++) off = Math.max(off, bot[d] - c.top[d] + (d === 0 ? ROW_H : COUSIN_GAP));
+        }
+        offsets.push(off);
+        for (let d = 0; d < c.top.length; d++) {
+          if (d >= top.length) {
+            top.push(c.top[d] + off);
+            bot.push(c.bot[d] + off);
+          } else {
+            bot[d] = Math.max(bot[d], c.bot[d] + off);
+          }
+        }
+      }
+      const mid = (offsets[0] + offsets[offsets.length - 1]) / 2;
+      placed.forEach((c, i) => (c.item.rel = offsets[i] - mid));
+      item.kids = placed.map((c) => c.item);
+      return { item, top: [0, ...top.map((v) => v - mid)], bot: [0, ...bot.map((v) => v - mid)] };
     };
     place(this.model.root, null, 0);
+    // Absolute positions: items are in pre-order, so a parent is placed before its children.
+    for (const it of items) it.y = it.parent ? it.parent.y + it.rel : 0;
     // Starting points: where each node was, or where its parent was when it appears.
     const leaving = [];
     for (const it of items) {
