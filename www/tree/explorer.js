@@ -84,6 +84,10 @@ export function mountExplorer(container, options = {}) {
     model: () => x.model,
     focus: (id) => x.focusById(id),
     expandAll: (maxNodes) => x.expandAll(maxNodes),
+    collapseAll: () => x.collapseAll(),
+    showBestLine: () => x.resetExpansion(true),
+    fit: () => x.fit(true),
+    find: (query) => x.findNext(query, 1),
     stats: () => x.viewStats(),
     /** Where a shown node is on the page (CSS pixels, its centre), or null: for tests and tours. */
     nodeBox: (id) => x.nodeBox(id),
