@@ -546,3 +546,25 @@ test('Expand all opens a small tree completely; Collapse and Best line bring it 
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('a chain 8,000 plies deep loads, opens fully and finds its last node (no recursion limits)', async () => {
+  const { page, errors } = await openExplorer();
+  const out = await page.evaluate(async () => {
+    let root = { id: 0, kind: 'leaf', value: 0, best: true, move: 'last' };
+    for (let i = 1; i < 8000; i++) root = { id: i, kind: i % 2 ? 'min' : 'max', value: 0, best: true, move: `m${i}`, children: [root, { id: 100000 + i, kind: 'leaf', value: 1, move: `x${i}` }] };
+    delete root.move;
+    const r = window.explorer.showDocument({ format: 'plyscope-tree', version: 1, stats: {}, root });
+    const shown = window.explorer.expandAll(20000);
+    const found = window.explorer.find('last');
+    await new Promise((res) => setTimeout(res, 400));
+    return { ok: r.ok, shown, found: found && found.depth, crumbs: document.querySelectorAll('.ps-crumbs li').length, status: document.querySelector('[data-testid=tree-status]').textContent };
+  });
+  assert.equal(out.ok, true);
+  assert.equal(out.shown, 15999);
+  assert.equal(out.found, 7999);
+  assert.equal(out.crumbs, 44, 'the breadcrumb is shortened');
+  assert.match(out.status, /Move last, leaf, value 0, depth 7999/);
+  await shot(page, 'tree-deep-chain');
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -174,7 +174,7 @@ class Explorer {
       this.fileInput,
     );
     this.crumbs = el('ol', { class: 'ps-crumbs' });
-    const crumbNav = el('nav', { class: 'ps-crumbnav', 'aria-label': 'Path to the focused node' }, this.crumbs);
+    const crumbNav = (this.crumbNav = el('nav', { class: 'ps-crumbnav', 'aria-label': 'Path to the focused node' }, this.crumbs));
     this.canvas = el('canvas', {
       class: 'ps-canvas',
       tabindex: '0',
@@ -349,7 +349,8 @@ class Explorer {
   /** The moves from the root to `n`. */
   pathOf(n) {
     const p = [];
-    for (let m = n; m && m.parent; m = m.parent) p.unshift(m.label);
+    for (let m = n; m && m.parent; m = m.parent) p.push(m.label);
+    p.reverse();
     return p;
   }
 
@@ -413,7 +414,15 @@ class Explorer {
   fillTextarea() {
     let text = this.pendingText;
     if (text === null && this.pendingDoc) {
-      text = JSON.stringify(this.pendingDoc, null, 2);
+      try {
+        text = JSON.stringify(this.pendingDoc, null, 2);
+      } catch (e) {
+        // A tree thousands of levels deep is beyond JSON.stringify's recursion.
+        this.pendingDoc = null;
+        this.textarea.value = '';
+        this.textarea.placeholder = `The current document cannot be shown as text here (${e.message}). Paste a document to replace it.`;
+        return;
+      }
     }
     this.pendingText = null;
     this.pendingDoc = null;
@@ -435,7 +444,14 @@ class Explorer {
   download() {
     const doc = this.currentDocument();
     if (!doc) return;
-    const blob = new Blob([JSON.stringify(doc, null, 1)], { type: 'application/json' });
+    let text;
+    try {
+      text = JSON.stringify(doc, null, 1);
+    } catch (e) {
+      this.setStatus(`Cannot write this tree as JSON: ${e.message}.`);
+      return;
+    }
+    const blob = new Blob([text], { type: 'application/json' });
     const a = el('a', { href: URL.createObjectURL(blob), download: `${doc.game && doc.game !== 'unknown' ? doc.game : 'tree'}-tree.json` });
     document.body.append(a);
     a.click();
@@ -582,49 +598,86 @@ class Explorer {
     const itemOf = new Map();
     // A tidy layout: each subtree is packed against the ones above it level by level (its contour),
     // so a collapsed sibling does not push the next branch away; a parent sits between its first and
-    // last child. Siblings are ROW_H apart, cousins a little more. `rel` is the offset from the parent.
-    const place = (n, parentItem, depth) => {
-      const item = { node: n, more: false, parent: parentItem, x: depth * LEVEL_GAP, y: 0, rel: 0, depth, hasKids: n.children.length > 0, open: false, sx: 0, sy: 0, kids: null };
+    // last child. Siblings are ROW_H apart, cousins a little more. Iterative, with contours stored
+    // deepest level first and merged into the deeper one, so a chain thousands deep stays linear.
+    const mkItem = (n, parentItem, depth) => {
+      const it = { node: n, more: false, parent: parentItem, x: depth * LEVEL_GAP, y: 0, rel: 0, depth, hasKids: n.children.length > 0, open: false, sx: 0, sy: 0, kids: null };
+      itemOf.set(n, it);
+      return it;
+    };
+    // 1. The shown items in pre-order (a parent before its subtree; "+K more" after its siblings).
+    const stack = [mkItem(this.model.root, null, 0)];
+    while (stack.length) {
+      const item = stack.pop();
       items.push(item);
-      itemOf.set(n, item);
-      if (!(n.children.length && this.expanded.has(n))) return { item, top: [0], bot: [0] };
+      if (item.more) continue;
+      const n = item.node;
+      if (!(n.children.length && this.expanded.has(n))) continue;
       item.open = true;
       const { list, hidden } = this.shownChildren(n);
-      const placed = list.map((c) => place(c, item, depth + 1));
+      const kids = list.map((c) => mkItem(c, item, item.depth + 1));
       if (hidden > 0) {
-        const more = { node: null, more: true, parentNode: n, hidden, parent: item, x: (depth + 1) * LEVEL_GAP, y: 0, rel: 0, depth: depth + 1, hasKids: false, open: false, sx: 0, sy: 0, kids: null };
+        const more = { node: null, more: true, parentNode: n, hidden, parent: item, x: (item.depth + 1) * LEVEL_GAP, y: 0, rel: 0, depth: item.depth + 1, hasKids: false, open: false, sx: 0, sy: 0, kids: null };
         more.key = moreKey(n);
-        items.push(more);
         itemOf.set(more.key, more);
-        placed.push({ item: more, top: [0], bot: [0] });
+        kids.push(more);
       }
-      const top = [];
-      const bot = [];
+      item.kids = kids;
+      for (let k = kids.length - 1; k >= 0; k--) stack.push(kids[k]);
+    }
+    // 2. Contours bottom-up (reverse pre-order visits children before parents). A contour holds,
+    // per level from the deepest up, the top and bottom y relative to `shift`.
+    const contour = new Map();
+    for (let i = items.length - 1; i >= 0; i--) {
+      const item = items[i];
+      if (!item.kids) {
+        contour.set(item, { top: [0], bot: [0], shift: 0 });
+        continue;
+      }
+      let acc = null;
       const offsets = [];
-      for (const c of placed) {
-        let off = 0;
-        if (offsets.length) {
-          off = -Infinity;
-          const common = Math.min(bot.length, c.top.length);
-          for (let d = 0; d < common; d++) off = Math.max(off, bot[d] - c.top[d] + (d === 0 ? ROW_H : COUSIN_GAP));
+      for (const kid of item.kids) {
+        const c = contour.get(kid);
+        contour.delete(kid);
+        if (acc === null) {
+          offsets.push(0);
+          acc = c;
+          continue;
         }
+        const common = Math.min(acc.top.length, c.top.length);
+        let off = -Infinity;
+        for (let d = 0; d < common; d++) {
+          const a = acc.bot[acc.bot.length - 1 - d] + acc.shift;
+          const b = c.top[c.top.length - 1 - d] + c.shift;
+          off = Math.max(off, a - b + (d === 0 ? ROW_H : COUSIN_GAP));
+        }
+        c.shift += off;
         offsets.push(off);
-        for (let d = 0; d < c.top.length; d++) {
-          if (d >= top.length) {
-            top.push(c.top[d] + off);
-            bot.push(c.bot[d] + off);
-          } else {
-            bot[d] = Math.max(bot[d], c.bot[d] + off);
+        if (c.top.length <= acc.top.length) {
+          for (let d = 0; d < c.top.length; d++) {
+            const ai = acc.bot.length - 1 - d;
+            acc.bot[ai] = Math.max(acc.bot[ai], c.bot[c.bot.length - 1 - d] + c.shift - acc.shift);
           }
+        } else {
+          // The new subtree is deeper: keep its arrays, with the earlier tops where both reach.
+          for (let d = 0; d < acc.top.length; d++) {
+            const ci = c.top.length - 1 - d;
+            const ai = acc.top.length - 1 - d;
+            c.top[ci] = acc.top[ai] + acc.shift - c.shift;
+            c.bot[ci] = Math.max(c.bot[ci], acc.bot[ai] + acc.shift - c.shift);
+          }
+          acc = c;
         }
       }
+      // The first child's contour started at offset 0: `offsets` are the children's positions.
       const mid = (offsets[0] + offsets[offsets.length - 1]) / 2;
-      placed.forEach((c, i) => (c.item.rel = offsets[i] - mid));
-      item.kids = placed.map((c) => c.item);
-      return { item, top: [0, ...top.map((v) => v - mid)], bot: [0, ...bot.map((v) => v - mid)] };
-    };
-    place(this.model.root, null, 0);
-    // Absolute positions: items are in pre-order, so a parent is placed before its children.
+      item.kids.forEach((kid, k) => (kid.rel = offsets[k] - mid));
+      acc.shift -= mid;
+      acc.top.push(-acc.shift);
+      acc.bot.push(-acc.shift);
+      contour.set(item, acc);
+    }
+    // 3. Absolute positions, parents first.
     for (const it of items) it.y = it.parent ? it.parent.y + it.rel : 0;
     // Starting points: where each node was, or where its parent was when it appears.
     const leaving = [];
@@ -1362,9 +1415,16 @@ class Explorer {
     if (!f || !this.model) return;
     const node = f.more ? f.parentNode : f;
     const path = [];
-    for (let m = node; m; m = m.parent) path.unshift(m);
+    for (let m = node; m; m = m.parent) path.push(m);
+    path.reverse();
     this.crumbs.replaceChildren();
+    // Very deep paths: the first few steps, an ellipsis, the last forty.
+    const cut = path.length > 50 ? [3, path.length - 40] : null;
     path.forEach((m, i) => {
+      if (cut && i >= cut[0] && i < cut[1]) {
+        if (i === cut[0]) this.crumbs.append(el('li', {}, el('span', { class: 'ps-crumb-gap', text: `… ${cut[1] - cut[0]} more …` })));
+        return;
+      }
       const b = el('button', { type: 'button', class: 'ps-crumb', text: nodeName(m) });
       if (i === path.length - 1 && !f.more) b.setAttribute('aria-current', 'location');
       b.addEventListener('click', () => {
@@ -1378,6 +1438,8 @@ class Explorer {
       this.crumbs.append(el('li', {}, b));
     });
     if (f.more) this.crumbs.append(el('li', {}, el('span', { class: 'ps-crumb', text: `+${f.hidden} more` })));
+    // The end of the path (the focus) is what matters: keep it in view.
+    this.crumbNav.scrollLeft = this.crumbNav.scrollWidth;
     this.setStatus(this.describe(f));
     if (this.options.onFocus) this.options.onFocus({ node, moves: path.slice(1).map((m) => m.label), id: node.id });
   }
@@ -1516,7 +1578,14 @@ class Explorer {
       if (n.best) row('best line', this.isPv(n) ? 'yes' : 'best among its siblings');
       if (n.children.length) row('children', `${n.children.length} (subtree ${n.size.toLocaleString('en')} nodes)`);
       const path = [];
-      for (let m = n; m && m.parent; m = m.parent) path.unshift(nodeName(m));
+      for (let m = n; m && m.parent; m = m.parent) {
+        if (path.length === 30) {
+          path.push('…');
+          break;
+        }
+        path.push(nodeName(m));
+      }
+      path.reverse();
       row('line', path.join(' '));
       this.appendRows(t, rows);
     }
@@ -1529,7 +1598,8 @@ class Explorer {
     // The page may add to the tooltip (a board preview of the node's position, say).
     if (this.options.decorateTooltip) {
       const moves = [];
-      for (let m = n; m && m.parent; m = m.parent) moves.unshift(m.label);
+      for (let m = n; m && m.parent; m = m.parent) moves.push(m.label);
+      moves.reverse();
       this.options.decorateTooltip(t, { node: n, moves, model: this.model });
     }
   }
