@@ -568,3 +568,26 @@ test('a chain 8,000 plies deep loads, opens fully and finds its last node (no re
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('the standalone page keeps the focused node in the address; the tooltip ranks a node among its siblings', async () => {
+  const { page, errors } = await openExplorer('?example=reversi-alphabeta');
+  const target = await page.evaluate(() => {
+    const m = window.explorer.model();
+    const n = m.root.children.find((c) => c.best).children.find((c) => c.children.length);
+    window.explorer.focus(n.id);
+    return n.id;
+  });
+  await settle(page);
+  assert.equal(new URL(page.url()).hash, `#${target}`);
+  const tip = await hover(page, target);
+  assert.match(tip, /among siblings\s+\d+(st|nd|rd|th) of \d+ by value for min/);
+  assert.match(tip, /searched\s+\d+(st|nd|rd|th) of \d+; \d+(st|nd|rd|th) by pre-score/);
+  // Opening that address shows the same node focused.
+  const again = await browser.newPage({ viewport: { width: 1280, height: 860 } });
+  await again.goto(page.url());
+  await again.waitForFunction((id) => window.explorer && window.explorer.model() && /depth 2/.test(document.querySelector('[data-testid=tree-status]').textContent), target);
+  assert.ok(await again.evaluate((id) => window.explorer.nodeBox(id), target));
+  await again.close();
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -18,7 +18,7 @@
 // Everything taken from a document is drawn with fillText or set with textContent: never as HTML.
 
 import { importText, importValue, toDocument, fromWire } from './import.js';
-import { scoreText, boundedScore, windowText, plainNumber, percent, compactNumber, KIND_NAMES } from './format.js';
+import { scoreText, boundedScore, windowText, plainNumber, percent, compactNumber, isMate, KIND_NAMES } from './format.js';
 
 const NODE_W = 124;
 const NODE_H = 38;
@@ -171,6 +171,7 @@ class Explorer {
       el('span', { class: 'ps-spacer' }),
       el('button', { type: 'button', text: 'Open file…', 'data-testid': 'open-tree', onclick: () => this.fileInput.click() }),
       el('button', { type: 'button', text: 'Download JSON', 'data-testid': 'download-tree', onclick: () => this.download() }),
+      el('button', { type: 'button', text: 'Save image', title: 'Save the view as a PNG image', onclick: () => this.saveImage() }),
       this.fileInput,
     );
     this.crumbs = el('ol', { class: 'ps-crumbs' });
@@ -457,6 +458,20 @@ class Explorer {
     a.click();
     a.remove();
     setTimeout(() => URL.revokeObjectURL(a.href), 10000);
+  }
+
+  /** Saves what the view shows as a PNG (at the screen's pixel density). */
+  saveImage() {
+    if (!this.model) return;
+    this.draw();
+    this.canvas.toBlob((blob) => {
+      if (!blob) return;
+      const a = el('a', { href: URL.createObjectURL(blob), download: 'tree-view.png' });
+      document.body.append(a);
+      a.click();
+      a.remove();
+      setTimeout(() => URL.revokeObjectURL(a.href), 10000);
+    }, 'image/png');
   }
 
   buildLegend() {
@@ -1576,6 +1591,11 @@ class Explorer {
       if (n.prob !== null) row(n.visits !== null ? 'prior' : 'probability', n.visits !== null ? plainNumber(n.prob) : percent(n.prob));
       if (n.tt) row('TT', 'answered from the transposition table');
       if (n.best) row('best line', this.isPv(n) ? 'yes' : 'best among its siblings');
+      const sib = siblingFacts(n);
+      if (sib) {
+        if (sib.valueRank) row('among siblings', `${ordinal(sib.valueRank)} of ${sib.count} by value for ${n.parent.kind === 'max' ? 'max' : 'min'}${sib.gap ? `, ${sib.gap} behind the best` : ''}`);
+        row('searched', `${ordinal(sib.searched)} of ${sib.total}${sib.preRank ? `; ${ordinal(sib.preRank)} by pre-score` : ''}`);
+      }
       if (n.children.length) row('children', `${n.children.length} (subtree ${n.size.toLocaleString('en')} nodes)`);
       const path = [];
       for (let m = n; m && m.parent; m = m.parent) {
@@ -1661,6 +1681,35 @@ class Explorer {
       }
     });
   }
+}
+
+function ordinal(k) {
+  const s = k % 100 >= 11 && k % 100 <= 13 ? 'th' : ['th', 'st', 'nd', 'rd'][k % 10] || 'th';
+  return `${k}${s}`;
+}
+
+/**
+ * Where a node stands among its siblings: its rank by value for the parent's player and the gap to
+ * the best, its place in the search order, its rank by pre-score. Null at the root.
+ */
+function siblingFacts(n) {
+  const p = n.parent;
+  if (!p) return null;
+  const sibs = p.children;
+  const out = { total: sibs.length, searched: sibs.indexOf(n) + 1, count: 0, valueRank: 0, gap: '', preRank: 0 };
+  const better = p.kind === 'max' ? (a, b) => a > b : p.kind === 'min' ? (a, b) => a < b : null;
+  if (better && n.value !== null) {
+    const vals = sibs.filter((s) => s.value !== null && s.kind !== 'pruned' && s.kind !== 'truncated').map((s) => s.value);
+    out.count = vals.length;
+    out.valueRank = 1 + vals.filter((v) => better(v, n.value)).length;
+    const best = vals.reduce((b, v) => (better(v, b) ? v : b), vals[0]);
+    if (best !== n.value && !isMate(best) && !isMate(n.value)) out.gap = compactNumber(Math.abs(best - n.value));
+  }
+  if (better && n.prescore && n.prescore.total !== null) {
+    const pres = sibs.filter((s) => s.prescore && s.prescore.total !== null).map((s) => s.prescore.total);
+    out.preRank = 1 + pres.filter((v) => better(v, n.prescore.total)).length;
+  }
+  return out;
 }
 
 /** A node's name in the breadcrumb, the tooltip title and the status line. */
