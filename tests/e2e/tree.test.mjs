@@ -591,3 +591,26 @@ test('the standalone page keeps the focused node in the address; the tooltip ran
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('a chance node explains its expectation; siblings can be ordered by pre-score', async () => {
+  const { page, errors } = await openExplorer('?example=threes-expectimax');
+  const chance = await page.evaluate(() => {
+    const c = window.explorer.model().root.children.find((x) => x.best);
+    return { id: c.id, value: c.value, n: c.children.length };
+  });
+  const tip = await hover(page, chance.id);
+  assert.match(tip, new RegExp(`outcomes\\s+${chance.n}, probabilities summing to 100%; Σ p·value = \\+${String(Number(chance.value.toPrecision(3))).replace('.', '\\.')}`));
+  await shot(page, 'tree-tooltip-chance');
+  // Order by pre-score: the root's first shown child is the one with the best pre-score.
+  await page.locator('.ps-select').selectOption('prescore');
+  await settle(page);
+  const firstShown = await page.evaluate(() => {
+    const m = window.explorer.model();
+    const ys = m.root.children.map((c) => [c, window.explorer.nodeBox(c.id).y]).sort((a, b) => a[1] - b[1]);
+    const best = Math.max(...m.root.children.map((c) => c.prescore.total));
+    return ys[0][0].prescore.total === best;
+  });
+  assert.equal(firstShown, true);
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -143,7 +143,7 @@ class Explorer {
       this.limits.clear();
       this.relayout(true);
     });
-    this.orderSelect = el('select', { class: 'ps-select', 'aria-label': 'Order of siblings' }, el('option', { value: 'value', text: 'best first' }), el('option', { value: 'search', text: 'search order' }));
+    this.orderSelect = el('select', { class: 'ps-select', 'aria-label': 'Order of siblings' }, el('option', { value: 'value', text: 'best first' }), el('option', { value: 'prescore', text: 'by pre-score' }), el('option', { value: 'search', text: 'search order' }));
     this.orderSelect.value = this.order;
     this.orderSelect.addEventListener('change', () => {
       this.order = this.orderSelect.value;
@@ -561,7 +561,15 @@ class Explorer {
     let list = this.ordered.get(n);
     if (list) return list;
     list = n.children;
-    if (this.order === 'value' && list.length > 1) {
+    if (this.order === 'prescore' && list.length > 1 && (n.kind === 'max' || n.kind === 'min')) {
+      // Best pre-score first for the player to move: how the search would have ordered them.
+      const sign = n.kind === 'max' ? -1 : 1;
+      const has = (c) => c.prescore && c.prescore.total !== null;
+      list = list
+        .map((c, i) => ({ c, i, r: has(c) ? 0 : 1, k: has(c) ? sign * c.prescore.total : 0 }))
+        .sort((a, b) => a.r - b.r || a.k - b.k || a.i - b.i)
+        .map((e) => e.c);
+    } else if (this.order === 'value' && list.length > 1) {
       const rank = (c) => (c.kind === 'pruned' || c.kind === 'truncated' ? 2 : c.value === null && c.visits === null && c.prob === null ? 1 : 0);
       let key = null;
       if (n.kind === 'max') key = (c) => -(c.value ?? 0);
@@ -1514,7 +1522,8 @@ class Explorer {
     t.replaceChildren();
     if (it.more) {
       t.append(el('div', { class: 'ps-tt-title', text: `+${it.hidden.toLocaleString('en')} more siblings` }));
-      t.append(el('div', { text: `Folded because only the first ${this.limits.get(it.parentNode) ?? this.siblings} (${this.order === 'value' ? 'best first' : 'search order'}) are shown. Click to show them.` }));
+      const orderName = { value: 'best first', prescore: 'by pre-score', search: 'in search order' }[this.order];
+      t.append(el('div', { text: `Folded because only the first ${this.limits.get(it.parentNode) ?? this.siblings} (${orderName}) are shown. Click to show them.` }));
       return;
     }
     const n = it.node;
@@ -1597,6 +1606,12 @@ class Explorer {
         row('searched', `${ordinal(sib.searched)} of ${sib.total}${sib.preRank ? `; ${ordinal(sib.preRank)} by pre-score` : ''}`);
       }
       if (n.children.length) row('children', `${n.children.length} (subtree ${n.size.toLocaleString('en')} nodes)`);
+      if (n.kind === 'chance' && n.children.length) {
+        const outs = n.children.filter((c) => c.prob !== null);
+        const sum = outs.reduce((a, c) => a + c.prob, 0);
+        const ev = outs.every((c) => c.value !== null) ? outs.reduce((a, c) => a + c.prob * c.value, 0) : null;
+        row('outcomes', `${outs.length}, probabilities summing to ${percent(sum)}${ev !== null ? `; Σ p·value = ${scoreText(ev)}` : ''}`);
+      }
       const path = [];
       for (let m = n; m && m.parent; m = m.parent) {
         if (path.length === 30) {
