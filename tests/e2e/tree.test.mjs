@@ -614,3 +614,21 @@ test('a chance node explains its expectation; siblings can be ordered by pre-sco
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('a large tree shown as an object is written into the textarea only when asked', async () => {
+  const { page, errors } = await openExplorer();
+  const before = await page.evaluate(async () => {
+    const doc = await (await fetch('../examples/tictactoe-alphabeta.json')).json();
+    // 5,000 extra leaves under the root.
+    for (let i = 0; i < 5000; i++) doc.root.children.push({ id: 10000 + i, move: `x${i}`, kind: 'leaf', value: 0 });
+    window.explorer.showDocument(doc);
+    return document.querySelector('[data-testid=tree-json]').value.length;
+  });
+  assert.equal(before, 0);
+  assert.match(await page.locator('[data-testid=tree-json]').getAttribute('placeholder'), /5,344 nodes\) is written here when you click/);
+  await page.locator('[data-testid=tree-json]').click();
+  const after = await page.locator('[data-testid=tree-json]').evaluate((e) => JSON.parse(e.value).root.children.length);
+  assert.equal(after, 5007);
+  assert.deepEqual(errors, []);
+  await page.close();
+});

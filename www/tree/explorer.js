@@ -202,8 +202,11 @@ class Explorer {
       this.error,
     );
     if (this.options.editorOpen !== false) this.editor.open = true;
+    this.textarea.addEventListener('focus', () => {
+      if (this.pendingText !== null || this.pendingDoc) this.fillTextarea();
+    });
     this.editor.addEventListener('toggle', () => {
-      if (this.editor.open && this.pendingText !== null) this.fillTextarea();
+      if (this.editor.open && (this.pendingText !== null || this.pendingDoc)) this.fillTextarea();
     });
     this.root = el('div', { class: 'ps-explorer' }, toolbar, crumbNav, this.stage, this.status, this.editor);
     container.append(this.root);
@@ -388,7 +391,12 @@ class Explorer {
     // The textarea shows the document, unless it is too large to edit comfortably.
     this.pendingText = text ?? null;
     this.pendingDoc = text ? null : doc ?? null;
-    if (this.editor.open || (text && text.length < 200000)) this.fillTextarea();
+    // A large document given as an object is written out only when someone goes to the textarea:
+    // stringifying it after every AI turn would cost more than drawing it.
+    if (!text && model.count > 3000) {
+      this.textarea.value = '';
+      this.textarea.placeholder = `The shown tree (${model.count.toLocaleString('en')} nodes) is written here when you click in this box; Download JSON saves it. Or paste a document to replace it.`;
+    } else if (this.editor.open || (text && text.length < 200000)) this.fillTextarea();
     this.buildLegend();
     this.resetExpansion(false);
     this.focus = model.root;
