@@ -271,7 +271,10 @@ class Explorer {
     let result;
     if (text.length > WORKER_THRESHOLD && typeof Worker !== 'undefined') {
       this.setStatus(`Reading ${(text.length / 1e6).toFixed(1)} MB…`);
-      result = await this.parseInWorker(text).catch(() => importText(text));
+      // Without a worker (one that cannot start, say), parse here.
+      result = await Promise.resolve()
+        .then(() => this.parseInWorker(text))
+        .catch(() => importText(text));
       if (result.ok && result.wire) result = { ok: true, model: fromWire(result.wire) };
     } else {
       result = importText(text);
