@@ -350,6 +350,7 @@ class Explorer {
       }
     }
     this.error.hidden = false;
+    if (this.error.scrollIntoView) this.error.scrollIntoView({ block: 'nearest' });
     this.setStatus(`Error: ${message}. The previous tree is kept.`);
   }
 
