@@ -521,3 +521,57 @@ fn passes_and_the_end_of_the_game() {
     // A full board from a random game ends the game and the perft counts it once per depth.
     assert_eq!(pos.perft(3), 1);
 }
+
+fn walk<'a>(n: &'a plyscope::tree::Node, out: &mut Vec<&'a plyscope::tree::Node>) {
+    out.push(n);
+    for c in &n.children {
+        walk(c, out);
+    }
+}
+
+#[test]
+fn recorded_trees_validate_and_carry_the_terms() {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/www/tree-format.schema.json"
+    ))
+    .unwrap();
+    let schema: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let validator = jsonschema::validator_for(&schema).unwrap();
+    for size in [8, 12] {
+        let pos = common::random_positions(&Reversi::new(size).unwrap(), 1, 30, 5)
+            .pop()
+            .unwrap();
+        let cfg = plyscope::search::SearchConfig {
+            depth: 3,
+            seed: Some(2),
+            record_tree: true,
+            ..Default::default()
+        };
+        let eval = Reversi::evaluator("strong").unwrap();
+        let r = plyscope::search::search(&pos, &eval, &cfg, Default::default()).unwrap();
+        let doc = r.tree.expect("a tree");
+        assert_eq!(doc.game, pos.game_id());
+        assert_eq!(doc.evaluator.as_deref(), Some("strong"));
+        let root_text = doc.root_position.clone().unwrap();
+        assert_eq!(
+            Reversi::from_position_text(&doc.game, &root_text).unwrap(),
+            pos
+        );
+        let json: serde_json::Value = serde_json::from_str(&doc.to_json()).unwrap();
+        let errors: Vec<String> = validator
+            .iter_errors(&json)
+            .map(|e| e.to_string())
+            .collect();
+        assert!(errors.is_empty(), "{errors:?}");
+        let mut nodes = Vec::new();
+        walk(&doc.root, &mut nodes);
+        let leaves: Vec<_> = nodes.iter().filter_map(|n| n.eval.as_ref()).collect();
+        assert!(!leaves.is_empty());
+        for b in leaves {
+            let sum: f64 = b.terms.iter().map(|t| t.value).sum();
+            assert!((sum - b.total).abs() < 1e-9);
+            assert!(b.terms.iter().any(|t| t.name == "stable"));
+        }
+    }
+}
