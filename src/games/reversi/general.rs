@@ -99,6 +99,33 @@ impl B256 {
         ])
     }
 
+    /// Shifted by `k` cells towards higher bits (`k` > 0) or lower bits (`k` < 0), any amount.
+    #[inline(always)]
+    const fn shift_by(self, k: i32) -> B256 {
+        let a = self.0;
+        let mut out = [0u64; 4];
+        let amount = if k >= 0 { k } else { -k } as usize;
+        let (q, r) = (amount / 64, (amount % 64) as u32);
+        let mut i = 0;
+        while i < 4 {
+            if k >= 0 && i >= q {
+                let src = i - q;
+                out[i] = a[src] << r;
+                if r > 0 && src > 0 {
+                    out[i] |= a[src - 1] >> (64 - r);
+                }
+            } else if k < 0 && i + q < 4 {
+                let src = i + q;
+                out[i] = a[src] >> r;
+                if r > 0 && src + 1 < 4 {
+                    out[i] |= a[src + 1] << (64 - r);
+                }
+            }
+            i += 1;
+        }
+        B256(out)
+    }
+
     const fn with(mut self, i: usize) -> B256 {
         self.0[i >> 6] |= 1u64 << (i & 63);
         self
@@ -121,6 +148,8 @@ const STEP: [i32; 8] = {
 struct Masks {
     valid: B256,
     landing: [B256; 8],
+    /// For each line (directions `2k`, `2k+1`), the cells with a neighbour on both sides.
+    interior: [B256; 4],
 }
 
 const fn masks(n: usize) -> Masks {
@@ -146,7 +175,36 @@ const fn masks(n: usize) -> Masks {
         }
         r += 1;
     }
-    Masks { valid, landing }
+    let mut interior = [B256([0; 4]); 4];
+    let mut k = 0;
+    while k < 4 {
+        let (a, b) = (landing[2 * k].0, landing[2 * k + 1].0);
+        interior[k] = B256([a[0] & b[0], a[1] & b[1], a[2] & b[2], a[3] & b[3]]);
+        k += 1;
+    }
+    Masks {
+        valid,
+        landing,
+        interior,
+    }
+}
+
+/// The placements one direction (of step `S` bits) gives the owner of `p`: runs of the opponent
+/// discs `mask` (those with a neighbour on both sides along the line) that start next to a disc of
+/// `p`, grown by doubling, then the cell beyond them if it is empty.
+#[inline(always)]
+fn direction_moves<const S: i32>(p: B256, mask: B256, empty: B256, longest: usize) -> B256 {
+    let mut t = mask & p.shift_by(S);
+    t |= mask & t.shift_by(S);
+    let m2 = mask & mask.shift_by(S);
+    t |= m2 & t.shift_by(2 * S);
+    let m4 = m2 & m2.shift_by(2 * S);
+    let mut reach = 4;
+    while reach < longest {
+        t |= m4 & t.shift_by(4 * S);
+        reach += 4;
+    }
+    t.shift_by(S) & empty
 }
 
 /// Masks for sizes 0..=16 (only the even sizes 6..16 are used).
@@ -207,6 +265,28 @@ impl Geometry for GeoN {
             _ => b.shr(-STEP[7] as u32),
         };
         moved & self.masks().landing[dir & 7]
+    }
+
+    /// Kogge-Stone style: each direction's runs of opponent discs grow by doubling.
+    #[inline]
+    fn moves(self, p: B256, o: B256) -> B256 {
+        let m = self.masks();
+        let empty = m.valid & !(p | o);
+        let longest = self.size as usize - 2;
+        let (h, v, d, a) = (
+            o & m.interior[0],
+            o & m.interior[1],
+            o & m.interior[2],
+            o & m.interior[3],
+        );
+        direction_moves::<1>(p, h, empty, longest)
+            | direction_moves::<-1>(p, h, empty, longest)
+            | direction_moves::<16>(p, v, empty, longest)
+            | direction_moves::<-16>(p, v, empty, longest)
+            | direction_moves::<17>(p, d, empty, longest)
+            | direction_moves::<-17>(p, d, empty, longest)
+            | direction_moves::<15>(p, a, empty, longest)
+            | direction_moves::<-15>(p, a, empty, longest)
     }
 
     /// Walks each line from the cell, one cell at a time.
