@@ -57,6 +57,16 @@ fn fast_perft_matches_the_table_to_depth_10() {
     }
 }
 
+/// Depths 11 and 12 (2.2 billion leaves): `cargo test --release --test reversi -- --ignored`.
+#[test]
+#[ignore]
+fn fast_perft_matches_the_table_at_depths_11_and_12() {
+    for (id, depth, want) in perft_table().into_iter().filter(|r| r.1 > 10) {
+        let start = Reversi::new_game(&id).unwrap();
+        assert_eq!(start.perft(depth), want, "bitboard perft, depth {depth}");
+    }
+}
+
 #[test]
 fn fast_perft_equals_generic_perft_on_other_sizes_and_positions() {
     for size in [6, 10, 12, 16] {
