@@ -110,8 +110,23 @@ fn eval_lines(size: usize) {
 }
 
 fn main() {
-    // `REVERSI_BENCH=search` runs only the 8x8 search without the recorder (handy under a profiler).
+    // `REVERSI_BENCH=search` runs only the 8x8 search without the recorder (handy under a profiler);
+    // `REVERSI_BENCH=fixed` one 8x8 search to a fixed depth of 9 (a deterministic amount of work, to
+    // compare instruction counts under `perf stat` on a busy machine).
     let only_search = std::env::var("REVERSI_BENCH").is_ok_and(|v| v == "search");
+    if std::env::var("REVERSI_BENCH").is_ok_and(|v| v == "fixed") {
+        let pos = midgame(8, 20);
+        search_line(
+            &pos,
+            "depth 9, no budget",
+            SearchConfig {
+                depth: 9,
+                seed: Some(1),
+                ..Default::default()
+            },
+        );
+        return;
+    }
     if !only_search {
         eval_lines(8);
         eval_lines(12);

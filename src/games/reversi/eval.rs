@@ -128,19 +128,6 @@ fn stable<G: Geometry>(geo: G, p: G::B, full: &[G::B; 4], edges: &[G::B; 4]) -> 
     }
 }
 
-/// The corner cells with, for each, its X-square and its two C-squares (canonical indices).
-#[inline(always)]
-fn corner_cells(n: usize) -> [(u8, u8, u8, u8); 4] {
-    let m = n - 1;
-    let sq = |r: usize, c: usize| (r * 16 + c) as u8;
-    [
-        (sq(0, 0), sq(1, 1), sq(0, 1), sq(1, 0)),
-        (sq(0, m), sq(1, m - 1), sq(0, m - 1), sq(1, m)),
-        (sq(m, 0), sq(m - 1, 1), sq(m, 1), sq(m - 1, 0)),
-        (sq(m, m), sq(m - 1, m - 1), sq(m, m - 1), sq(m - 1, m)),
-    ]
-}
-
 /// The `strong` evaluation of a board from `perspective`'s view.
 #[inline]
 fn strong<G: Geometry, S: TermSink>(b: &Board<G>, perspective: PlayerId, sink: &mut S) -> f64 {
@@ -164,22 +151,24 @@ fn strong<G: Geometry, S: TermSink>(b: &Board<G>, perspective: PlayerId, sink: &
     let frontier = (opp & near_empty).count() as f64 - (me & near_empty).count() as f64;
     add(sink, &mut total, &FRONTIER, t, frontier);
 
-    let (mut corners, mut xs, mut cs) = (0.0, 0.0, 0.0);
-    let mut any_corner = false;
-    let own = |set: G::B, sq: u8| -> f64 {
-        let bit = geo.bit(sq);
-        ((set & bit) != G::B::ZERO) as u8 as f64
-    };
-    for (corner, x, c1, c2) in corner_cells(n) {
-        let cb = geo.bit(corner);
-        if (filled & cb) != G::B::ZERO {
-            any_corner = true;
-            corners += own(me, corner) - own(opp, corner);
-        } else {
-            xs += own(me, x) - own(opp, x);
-            cs += own(me, c1) + own(me, c2) - own(opp, c1) - own(opp, c2);
-        }
-    }
+    // The corners; a step from an empty corner lands on its C-squares (along the edges) and its
+    // X-square (diagonally): the other steps leave the board.
+    let m = (n - 1) as u8;
+    let corner_set = geo.bit(0) | geo.bit(m) | geo.bit(m * 16) | geo.bit(m * 17);
+    let empty_corners = corner_set & empty;
+    let x_set = geo.shift(empty_corners, 4)
+        | geo.shift(empty_corners, 5)
+        | geo.shift(empty_corners, 6)
+        | geo.shift(empty_corners, 7);
+    let c_set = geo.shift(empty_corners, 0)
+        | geo.shift(empty_corners, 1)
+        | geo.shift(empty_corners, 2)
+        | geo.shift(empty_corners, 3);
+    let diff = |set: G::B| (me & set).count() as f64 - (opp & set).count() as f64;
+    let corners = diff(corner_set);
+    let xs = diff(x_set);
+    let cs = diff(c_set);
+    let any_corner = (filled & corner_set) != G::B::ZERO;
     add(sink, &mut total, &CORNERS, t, corners);
     add(sink, &mut total, &X_SQUARES, t, xs);
     add(sink, &mut total, &C_SQUARES, t, cs);
