@@ -4,7 +4,7 @@
 //! reach at each step (Kogge-Stone style, as in Edax); flips look along eight precomputed rays and
 //! find the first cell that is not an opponent disc with a single bit trick per ray.
 
-use super::board::{Geometry, DIRS};
+use super::board::{Geometry, DIRS, FLIP_KEY_TABLE};
 
 /// Every cell but the a and h columns.
 const INNER_COLS: u64 = 0x7E7E_7E7E_7E7E_7E7E;
@@ -46,6 +46,17 @@ static RAYS: [[u64; 64]; 8] = {
             sq += 1;
         }
         d += 1;
+    }
+    t
+};
+
+/// The flip keys ([`FLIP_KEY_TABLE`]) by bit index rather than canonical index.
+static FLIP_KEYS8: [u64; 64] = {
+    let mut t = [0u64; 64];
+    let mut b = 0;
+    while b < 64 {
+        t[b] = FLIP_KEY_TABLE[canonical(b as u32) as usize];
+        b += 1;
     }
     t
 };
@@ -171,6 +182,16 @@ impl Geometry for Geo8 {
     #[inline(always)]
     fn moves(self, p: u64, o: u64) -> u64 {
         moves8(p, o)
+    }
+
+    #[inline(always)]
+    fn flip_key(self, mut f: u64) -> u64 {
+        let mut k = 0;
+        while f != 0 {
+            k ^= FLIP_KEYS8[f.trailing_zeros() as usize];
+            f &= f - 1;
+        }
+        k
     }
 
     /// Rows and columns by folding; diagonals by comparing each one's mask.

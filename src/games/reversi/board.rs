@@ -133,6 +133,16 @@ pub(crate) trait Geometry: Copy + Eq + Hash + Debug + Send + Sync + 'static {
         full
     }
 
+    /// The zobrist change when the discs of `f` turn over.
+    #[inline]
+    fn flip_key(self, f: Self::B) -> u64 {
+        let mut k = 0;
+        for c in self.cells(f) {
+            k ^= FLIP_KEYS[c as usize];
+        }
+        k
+    }
+
     /// Every cell of the set, as canonical indices, lowest first.
     fn cells(self, b: Self::B) -> CellIter<Self> {
         CellIter { geo: self, rest: b }
@@ -157,18 +167,23 @@ impl<G: Geometry> Iterator for CellIter<G> {
     }
 }
 
+/// Zobrist keys: `colour * 256 + cell`, then the side-to-move key at 512 (as a constant, so that
+/// other tables can be built from it at compile time).
+const KEY_TABLE: ZobristTable<513> = ZobristTable::new(0x5EE5_0E77);
 /// Zobrist keys: `colour * 256 + cell`, then the side-to-move key at 512.
-pub(crate) static KEYS: ZobristTable<513> = ZobristTable::new(0x5EE5_0E77);
+pub(crate) static KEYS: ZobristTable<513> = KEY_TABLE;
 /// The key change when the disc on a cell turns over: both colours' keys of that cell.
-pub(crate) static FLIP_KEYS: [u64; 256] = {
+pub(crate) const FLIP_KEY_TABLE: [u64; 256] = {
     let mut t = [0u64; 256];
     let mut i = 0;
     while i < 256 {
-        t[i] = KEYS.key(i) ^ KEYS.key(256 + i);
+        t[i] = KEY_TABLE.key(i) ^ KEY_TABLE.key(256 + i);
         i += 1;
     }
     t
 };
+/// [`FLIP_KEY_TABLE`] as a static, for run-time lookups.
+pub(crate) static FLIP_KEYS: [u64; 256] = FLIP_KEY_TABLE;
 /// The side-to-move key, present when White is to move.
 pub(crate) const SIDE_KEY: usize = 512;
 
@@ -251,11 +266,7 @@ impl<G: Geometry> Board<G> {
         let f = self.geo.flips(p, o, sq);
         self.discs[me] = p | f | self.geo.bit(sq);
         self.discs[me ^ 1] = o ^ f;
-        let mut k = self.key ^ KEYS.key(me * 256 + sq as usize) ^ KEYS.key(SIDE_KEY);
-        for c in self.geo.cells(f) {
-            k ^= FLIP_KEYS[c as usize];
-        }
-        self.key = k;
+        self.key ^= KEYS.key(me * 256 + sq as usize) ^ KEYS.key(SIDE_KEY) ^ self.geo.flip_key(f);
         self.to_move ^= 1;
     }
 
