@@ -1,0 +1,71 @@
+//! Ataxx speed figures: fast perft leaves per second and alpha-beta nodes per second.
+//! Run with `cargo bench --bench ataxx`; the figures are printed, nothing is asserted.
+
+use plyscope::core::{now_ms, perft, Game, PerftConvention};
+use plyscope::games::ataxx::{Ataxx, AtaxxEval};
+use plyscope::search::{search, Hooks, SearchConfig};
+use std::hint::black_box;
+
+fn rate(n: u64, ms: f64) -> String {
+    format!("{:.1} M/s", n as f64 / ms.max(0.001) / 1000.0)
+}
+
+fn main() {
+    let positions = [
+        ("start", "x5o/7/7/7/7/7/o5x x 0 1", 6),
+        ("four pillars", "x5o/7/2-1-2/7/2-1-2/7/o5x x 0 1", 6),
+        (
+            "midgame",
+            "x1oo1o1/1xxoo2/2xo3/1xxxo2/2o1xo1/ooxx3/o2x2x x 4 14",
+            4,
+        ),
+    ];
+    println!("fast perft (bulk counting of the last ply)");
+    for (name, fen, depth) in positions {
+        let pos = Ataxx::from_position_text("ataxx", fen).unwrap();
+        let t = now_ms();
+        let n = black_box(&pos).perft_fast(depth);
+        let ms = now_ms() - t;
+        println!(
+            "  {name:<13} depth {depth}: {n:>12} leaves in {ms:>8.1} ms = {}",
+            rate(n, ms)
+        );
+    }
+    let start = Ataxx::new();
+    let t = now_ms();
+    let n = perft(&start, 5, PerftConvention::FinishedCountsZero);
+    let ms = now_ms() - t;
+    println!(
+        "generic perft (clones, move lists)\n  start         depth 5: {n:>12} leaves in {ms:>8.1} ms = {}",
+        rate(n, ms)
+    );
+
+    println!("alpha-beta (move ordering by pre-score), evaluator strong");
+    for (name, fen, depth) in [
+        ("start", "x5o/7/7/7/7/7/o5x x 0 1", 5),
+        (
+            "midgame",
+            "x1oo1o1/1xxoo2/2xo3/1xxxo2/2o1xo1/ooxx3/o2x2x x 4 14",
+            4,
+        ),
+    ] {
+        let pos = Ataxx::from_position_text("ataxx", fen).unwrap();
+        for eval in [AtaxxEval::Strong, AtaxxEval::Material] {
+            let cfg = SearchConfig {
+                depth,
+                seed: Some(1),
+                ..Default::default()
+            };
+            let t = now_ms();
+            let r = search(&pos, &eval, &cfg, Hooks::default()).unwrap();
+            let ms = now_ms() - t;
+            println!(
+                "  {name:<8} {:<9} depth {depth}: {:>10} nodes in {ms:>8.1} ms = {}  best {}",
+                format!("{eval:?}"),
+                r.stats.nodes,
+                rate(r.stats.nodes, ms),
+                pos.format_move(r.best.unwrap())
+            );
+        }
+    }
+}
