@@ -18,7 +18,9 @@
 //! - `quit` (or the end of the input) → stops any search and returns.
 //!
 //! The search runs on its own thread with a stop flag, so `stop`, `isready` and `quit` are answered
-//! while it thinks. A malformed command gets `info string error: ...` and is otherwise ignored.
+//! while it thinks. `position`, `go`, `uainewgame` and `setoption` sent during a search with limits
+//! wait for its `bestmove`; during a search without limits they are refused (send `stop` first).
+//! A malformed command gets `info string error: ...` and is otherwise ignored.
 
 use crate::core::{now_ms, Game, Turn, WIN_SCORE};
 use crate::games::ataxx::{Ataxx, AtaxxEval, AtaxxMove};
@@ -342,6 +344,13 @@ pub fn run<R: BufRead, W: Write + Send>(input: R, output: W) {
             let Some((&cmd, args)) = words.split_first() else {
                 continue;
             };
+            // A command that changes the position or starts a search waits for a search with
+            // limits to end (so that piped scripts work); one without limits must be stopped.
+            if matches!(cmd, "uainewgame" | "position" | "go" | "setoption") && !unlimited {
+                if let Some(h) = thinking.take() {
+                    let _ = h.join();
+                }
+            }
             let busy = thinking.is_some();
             match cmd {
                 "uai" => {
@@ -360,7 +369,10 @@ pub fn run<R: BufRead, W: Write + Send>(input: R, output: W) {
                 }
                 "stop" => finish(&mut thinking),
                 _ if busy && matches!(cmd, "uainewgame" | "position" | "go" | "setoption") => {
-                    error(&out, &format!("{cmd} while searching: send stop first"));
+                    error(
+                        &out,
+                        &format!("{cmd} while searching without a limit: send stop first"),
+                    );
                 }
                 "uainewgame" => pos = Ataxx::new(),
                 "position" => match parse_position(args) {
