@@ -422,3 +422,46 @@ fn generic_checks() {
     common::search_agreement(&positions, 3, "");
     common::search_agreement(&positions, 3, "material");
 }
+
+/// Plays one game from an opening of four random plies: `black` and `white` search at `depth`.
+fn duel(black: AtaxxEval, white: AtaxxEval, seed: u64, depth: u32) -> Option<Outcome> {
+    use plyscope::core::Rng;
+    use plyscope::search::{search, Hooks, SearchConfig};
+    let mut pos = Ataxx::new();
+    let mut rng = Rng::seeded(seed);
+    let mut moves = Vec::new();
+    for _ in 0..4 {
+        pos.legal_moves(&mut moves);
+        pos.play_unchecked(moves[rng.below(moves.len() as u64) as usize]);
+    }
+    let cfg = SearchConfig {
+        depth,
+        seed: Some(seed),
+        random_ties: false,
+        ..Default::default()
+    };
+    for _ in 0..500 {
+        let eval = match pos.turn() {
+            Turn::Terminal => break,
+            Turn::Player(0) => black,
+            _ => white,
+        };
+        let r = search(&pos, &eval, &cfg, Hooks::default()).unwrap();
+        pos.play_unchecked(r.best.unwrap());
+    }
+    pos.outcome()
+}
+
+#[test]
+fn the_strong_evaluator_beats_material_alone() {
+    let mut strong_wins = 0;
+    for seed in 0..12 {
+        if duel(AtaxxEval::Strong, AtaxxEval::Material, seed, 2) == Some(Outcome::Win(0)) {
+            strong_wins += 1;
+        }
+        if duel(AtaxxEval::Material, AtaxxEval::Strong, seed, 2) == Some(Outcome::Win(1)) {
+            strong_wins += 1;
+        }
+    }
+    assert!(strong_wins >= 16, "strong won {strong_wins} of 24 games");
+}

@@ -19,7 +19,7 @@ pub const W_EXPOSED: f64 = 6.0;
 /// Weight of a hole: an empty cell the opponent can reach that touches three or more of one's pieces.
 pub const W_HOLES: f64 = 12.0;
 /// Weight of the best capture the side to move has now (it moves before the other side can answer).
-pub const W_THREAT: f64 = 45.0;
+pub const W_THREAT: f64 = 70.0;
 /// Weight of the endgame parity (who fills the last cells), applied when few empty cells remain.
 pub const W_PARITY: f64 = 25.0;
 /// Empty-cell count from which parity starts to count.
