@@ -465,3 +465,52 @@ fn the_strong_evaluator_beats_material_alone() {
     }
     assert!(strong_wins >= 16, "strong won {strong_wins} of 24 games");
 }
+
+#[test]
+fn a_recorded_tree_validates_and_names_the_terms() {
+    use plyscope::search::{search, Hooks, SearchConfig};
+    use plyscope::tree::Node;
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/www/tree-format.schema.json"
+    ))
+    .unwrap();
+    let schema: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let validator = jsonschema::validator_for(&schema).unwrap();
+    let pos = fen("x5o/7/2-1-2/7/2-1-2/7/o5x x 0 1");
+    let r = search(
+        &pos,
+        &AtaxxEval::Strong,
+        &SearchConfig {
+            depth: 2,
+            record_tree: true,
+            seed: Some(2),
+            ..Default::default()
+        },
+        Hooks::default(),
+    )
+    .unwrap();
+    let doc = r.tree.expect("a tree");
+    assert_eq!(doc.game, "ataxx-0400");
+    let v: serde_json::Value = serde_json::from_str(&doc.to_json()).unwrap();
+    let errors: Vec<String> = validator.iter_errors(&v).map(|e| e.to_string()).collect();
+    assert!(errors.is_empty(), "{errors:?}");
+    fn walk<'a>(n: &'a Node, out: &mut Vec<&'a Node>) {
+        out.push(n);
+        n.children.iter().for_each(|c| walk(c, out));
+    }
+    let mut nodes = Vec::new();
+    walk(&doc.root, &mut nodes);
+    assert_eq!(doc.root.children.len(), 14, "fourteen root moves");
+    let leaf = nodes
+        .iter()
+        .find_map(|n| n.eval.as_ref())
+        .expect("evaluated leaves");
+    let names: Vec<&str> = leaf.terms.iter().map(|t| t.name.as_str()).collect();
+    assert!(
+        names.contains(&"material") && names.contains(&"threat"),
+        "{names:?}"
+    );
+    let sum: f64 = leaf.terms.iter().map(|t| t.value).sum();
+    assert!((sum - leaf.total).abs() < 1e-9);
+}
