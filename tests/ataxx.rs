@@ -406,6 +406,18 @@ fn sessions_play_by_id() {
         )
     );
     assert!(new_session("ataxx-0001").is_err());
+    let entry = plyscope::games::CATALOGUE
+        .iter()
+        .find(|g| g.id == "ataxx")
+        .unwrap();
+    for (id, name) in entry.variants {
+        assert_eq!(new_session(id).unwrap().game_id(), *id, "{name}");
+        let preset = name.trim_start_matches("Ataxx, ");
+        let code = walls::preset(preset).unwrap_or_else(|| panic!("{preset} is a preset"));
+        assert_eq!(*id, format!("ataxx-{code:04X}"));
+    }
+    assert_eq!(walls::preset("Four Pillars"), Some(0x0400));
+    assert_eq!(walls::preset("nowhere"), None);
 }
 
 #[test]

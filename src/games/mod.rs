@@ -67,7 +67,7 @@ pub const CATALOGUE: &[GameEntry] = &[
             ("ataxx-0400", "Ataxx, four pillars"),
             ("ataxx-8000", "Ataxx, centre stone"),
             ("ataxx-7888", "Ataxx, cross"),
-            ("ataxx-8124", "Ataxx, scatter"),
+            ("ataxx-8124", "Ataxx, diamond"),
             ("ataxx-01A2", "Ataxx, gates"),
             ("ataxx-0220", "Ataxx, corridors"),
         ],

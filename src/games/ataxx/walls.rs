@@ -15,10 +15,18 @@ pub const PRESETS: &[(&str, u16)] = &[
     ("four pillars", 0x0400),
     ("centre stone", 0x8000),
     ("cross", 0x7888),
-    ("scatter", 0x8124),
+    ("diamond", 0x8124),
     ("gates", 0x01A2),
     ("corridors", 0x0220),
 ];
+
+/// The code of a named preset (case-insensitive), if there is one.
+pub fn preset(name: &str) -> Option<u16> {
+    PRESETS
+        .iter()
+        .find(|(n, _)| n.eq_ignore_ascii_case(name.trim()))
+        .map(|&(_, code)| code)
+}
 
 /// The most walls bits a random layout gets (the seed's limit for interesting boards).
 pub const RANDOM_MAX_BITS: u32 = 6;
