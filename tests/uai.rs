@@ -171,6 +171,18 @@ isready
 }
 
 #[test]
+fn bytes_that_are_not_text_are_refused() {
+    let mut out = Vec::new();
+    run(&b"uai\n\xff\xfe go\nisready\n"[..], &mut out);
+    let text = String::from_utf8(out).unwrap();
+    assert!(
+        text.contains("info string error: the line is not UTF-8 text"),
+        "{text}"
+    );
+    assert!(text.ends_with("readyok\n"), "{text}");
+}
+
+#[test]
 fn a_finished_game_answers_with_the_null_move() {
     let lines = talk("position fen 7/7/7/-------/-------/xxxxxxx/ooooooo x 0 1\ngo depth 2\n");
     assert_eq!(bestmoves(&lines), ["0000"]);

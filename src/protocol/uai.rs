@@ -333,9 +333,13 @@ pub fn run<R: BufRead, W: Write + Send>(input: R, output: W) {
             }
         };
         for line in input.lines() {
-            let Ok(line) = line else {
-                error(&out, "the input is not UTF-8 text");
-                continue;
+            let line = match line {
+                Ok(line) => line,
+                Err(e) if e.kind() == std::io::ErrorKind::InvalidData => {
+                    error(&out, "the line is not UTF-8 text");
+                    continue;
+                }
+                Err(_) => break,
             };
             if thinking.as_ref().is_some_and(|h| h.is_finished()) {
                 let _ = thinking.take().map(|h| h.join());
