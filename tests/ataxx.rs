@@ -52,6 +52,9 @@ fn perft_tables_match_games_md_with_fast_and_generic_perft() {
 #[test]
 fn fast_perft_agrees_with_generic_perft_on_random_positions() {
     for pos in common::random_positions(&Ataxx::new(), 30, 60, 11) {
+        let mut moves = Vec::new();
+        pos.legal_moves(&mut moves);
+        assert_eq!(pos.count_moves(), moves.len() as u64);
         for depth in 1..=3 {
             assert_eq!(
                 pos.perft_fast(depth),

@@ -310,21 +310,10 @@ impl Ataxx {
 
     #[inline(always)]
     fn count_moves_unchecked(&self) -> u64 {
-        let us = self.to_move as usize;
+        let us = self.pieces[self.to_move as usize];
         let empty = self.empty();
-        let mut n = (dilate(self.pieces[us]) & empty).count_ones() as u64;
-        // Only pieces with an empty cell at distance 2 can jump.
-        let mut from = self.pieces[us] & dilate(dilate(empty));
-        while from != 0 {
-            let sq = from.trailing_zeros() as usize;
-            from &= from - 1;
-            n += (DOUBLES[sq] & empty).count_ones() as u64;
-        }
-        if n == 0 {
-            1
-        } else {
-            n
-        }
+        let n = (dilate(us) & empty).count_ones() as u64 + count_jumps(us, empty);
+        n.max(1)
     }
 
     /// Perft with bulk counting of the last ply: no move list, no allocation, no zobrist upkeep.
