@@ -2,7 +2,7 @@
 //! Run with `cargo bench --bench ataxx`; the figures (best of three runs) are printed, nothing is
 //! asserted.
 
-use plyscope::core::{now_ms, perft, Game, PerftConvention};
+use plyscope::core::{now_ms, perft, Evaluator, Game, NoTerms, PerftConvention};
 use plyscope::games::ataxx::{Ataxx, AtaxxEval};
 use plyscope::search::{search, Hooks, SearchConfig};
 use std::hint::black_box;
@@ -54,7 +54,43 @@ fn main() {
         rate(n, ms)
     );
 
-    println!("alpha-beta (move ordering by pre-score), evaluator strong");
+    println!("static evaluation of the midgame position's children");
+    let mid = Ataxx::from_position_text(
+        "ataxx",
+        "x1oo1o1/1xxoo2/2xo3/1xxxo2/2o1xo1/ooxx3/o2x2x x 4 14",
+    )
+    .unwrap();
+    let mut moves = Vec::new();
+    mid.legal_moves(&mut moves);
+    let kids: Vec<Ataxx> = moves
+        .iter()
+        .map(|&m| {
+            let mut c = mid.clone();
+            c.play_unchecked(m);
+            c
+        })
+        .collect();
+    for eval in [AtaxxEval::Strong, AtaxxEval::Material] {
+        let rounds = 20_000u64;
+        let (sum, ms) = best_of_3(|| {
+            let mut sum = 0.0;
+            for _ in 0..rounds {
+                for k in black_box(&kids) {
+                    sum += eval.evaluate(k, 0, &mut NoTerms);
+                }
+            }
+            sum
+        });
+        black_box(sum);
+        let n = rounds * kids.len() as u64;
+        println!(
+            "  {:<9} {n:>10} evaluations in {ms:>8.1} ms = {}",
+            format!("{eval:?}"),
+            rate(n, ms)
+        );
+    }
+
+    println!("alpha-beta (move ordering by pre-score)");
     for (name, fen, depth) in [
         ("start", "x5o/7/7/7/7/7/o5x x 0 1", 5),
         (

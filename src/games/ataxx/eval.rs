@@ -4,7 +4,7 @@
 //! perspective player and the opponent (or a bonus with the side to move's sign), so
 //! `evaluate(pos, 0) == -evaluate(pos, 1)`.
 
-use super::{dilate, Ataxx, SINGLES};
+use super::{dilate, Ataxx, FILE_A, FILE_G, FULL};
 use crate::core::{Error, Evaluator, PlayerId, TermSink};
 
 /// The evaluator names, the default first.
@@ -54,36 +54,122 @@ impl AtaxxEval {
     }
 }
 
-/// Holes of `own` that `reach` (the opponent's reachable cells) can get at: empty cells next to at
-/// least three of `own`'s pieces.
+/// For every cell, how many of its neighbours are in `b`, as four bit planes (1, 2, 4, 8).
 #[inline(always)]
-fn holes(own: u64, empty: u64, reach: u64) -> u32 {
-    let mut cand = dilate(own) & empty & reach;
-    let mut n = 0;
-    while cand != 0 {
-        let sq = cand.trailing_zeros() as usize;
-        cand &= cand - 1;
-        if (SINGLES[sq] & own).count_ones() >= 3 {
-            n += 1;
+fn neighbour_counts(b: u64) -> [u64; 4] {
+    let e = (b << 1) & !FILE_A & FULL;
+    let w = (b >> 1) & !FILE_G;
+    let mut planes = [0u64; 4];
+    for x in [
+        e,
+        w,
+        (b << 7) & FULL,
+        b >> 7,
+        (e << 7) & FULL,
+        e >> 7,
+        (w << 7) & FULL,
+        w >> 7,
+    ] {
+        // Add one bit per cell to the counters.
+        let c0 = planes[0] & x;
+        planes[0] ^= x;
+        let c1 = planes[1] & c0;
+        planes[1] ^= c0;
+        let c2 = planes[2] & c1;
+        planes[2] ^= c1;
+        planes[3] |= c2;
+    }
+    planes
+}
+
+/// The largest count among the cells of `cells` (0 when empty).
+#[inline(always)]
+fn max_count(planes: &[u64; 4], cells: u64) -> u32 {
+    let mut c = cells;
+    let mut m = 0;
+    for bit in (0..4).rev() {
+        if c & planes[bit] != 0 {
+            c &= planes[bit];
+            m |= 1 << bit;
         }
     }
-    n
+    m
+}
+
+/// Holes of `own` that `reach` (the opponent's reachable empty cells) can get at: empty cells next
+/// to at least three of `own`'s pieces.
+#[inline(always)]
+fn holes(own: u64, reach: u64) -> u32 {
+    let [p0, p1, p2, p3] = neighbour_counts(own);
+    ((p3 | p2 | (p1 & p0)) & reach).count_ones()
 }
 
 /// The most pieces the mover can gain with one move: captures, plus one for a clone.
 #[inline(always)]
 fn best_gain(mover: u64, other: u64, empty: u64) -> u32 {
     let clone = dilate(mover) & empty;
-    let reach = dilate(dilate(mover)) & empty;
-    let mut cand = reach & dilate(other);
-    let mut best = if clone != 0 { 1 } else { 0 };
-    while cand != 0 {
-        let sq = cand.trailing_zeros() as usize;
-        cand &= cand - 1;
-        let g = (SINGLES[sq] & other).count_ones() + ((clone >> sq) & 1) as u32;
-        best = best.max(g);
+    let jump_only = dilate(dilate(mover)) & empty & !clone;
+    let planes = neighbour_counts(other);
+    let by_clone = if clone != 0 {
+        max_count(&planes, clone) + 1
+    } else {
+        0
+    };
+    by_clone.max(max_count(&planes, jump_only))
+}
+
+/// The loop versions of [`holes`] and [`best_gain`], kept to test the bit-parallel ones.
+#[cfg(test)]
+mod reference {
+    use super::super::{dilate, SINGLES};
+
+    pub fn holes(own: u64, empty: u64, reach: u64) -> u32 {
+        let mut cand = dilate(own) & empty & reach;
+        let mut n = 0;
+        while cand != 0 {
+            let sq = cand.trailing_zeros() as usize;
+            cand &= cand - 1;
+            if (SINGLES[sq] & own).count_ones() >= 3 {
+                n += 1;
+            }
+        }
+        n
     }
-    best
+
+    pub fn best_gain(mover: u64, other: u64, empty: u64) -> u32 {
+        let clone = dilate(mover) & empty;
+        let reach = dilate(dilate(mover)) & empty;
+        let mut cand = reach & dilate(other);
+        let mut best = if clone != 0 { 1 } else { 0 };
+        while cand != 0 {
+            let sq = cand.trailing_zeros() as usize;
+            cand &= cand - 1;
+            let g = (SINGLES[sq] & other).count_ones() + ((clone >> sq) & 1) as u32;
+            best = best.max(g);
+        }
+        best
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::Rng;
+
+    #[test]
+    fn bit_parallel_terms_equal_the_loops() {
+        let mut rng = Rng::seeded(17);
+        for _ in 0..20_000 {
+            let a = rng.next_u64() & rng.next_u64() & FULL;
+            let b = rng.next_u64() & !a & FULL;
+            let walls = rng.next_u64() & rng.next_u64() & rng.next_u64() & !(a | b) & FULL;
+            let empty = FULL & !(a | b | walls);
+            let reach = dilate(dilate(b)) & empty;
+            assert_eq!(holes(a, reach), reference::holes(a, empty, reach));
+            assert_eq!(best_gain(a, b, empty), reference::best_gain(a, b, empty));
+            assert_eq!(best_gain(b, a, empty), reference::best_gain(b, a, empty));
+        }
+    }
 }
 
 impl Evaluator<Ataxx> for AtaxxEval {
@@ -119,7 +205,7 @@ impl Evaluator<Ataxx> for AtaxxEval {
             - (me & dilate(their_reach)).count_ones() as f64;
         sink.term("exposed", exposed, W_EXPOSED);
         v += exposed * W_EXPOSED;
-        let hole_diff = holes(them, empty, my_reach) as f64 - holes(me, empty, their_reach) as f64;
+        let hole_diff = holes(them, my_reach) as f64 - holes(me, their_reach) as f64;
         sink.term("holes", hole_diff, W_HOLES);
         v += hole_diff * W_HOLES;
         let mover = pos.side_to_move();
