@@ -529,3 +529,59 @@ fn a_recorded_tree_validates_and_names_the_terms() {
     let sum: f64 = leaf.terms.iter().map(|t| t.value).sum();
     assert!((sum - leaf.total).abs() < 1e-9);
 }
+
+#[test]
+fn mangled_text_and_bytes_never_panic() {
+    use plyscope::core::Rng;
+    let mut rng = Rng::seeded(99);
+    let alphabet: Vec<char> = "xXoObw-/ 0123456789abcdefgh#é\t".chars().collect();
+    let seeds = [
+        START,
+        "x5o/7/2-1-2/7/2-1-2/7/o5x o 3 17",
+        "7/7/7/7/-------/-------/x5o x 0 1",
+    ];
+    let mut ok = 0;
+    for i in 0..20_000 {
+        let mut chars: Vec<char> = seeds[i % seeds.len()].chars().collect();
+        for _ in 0..1 + rng.below(3) {
+            let at = rng.below(chars.len() as u64 + 1) as usize;
+            let c = alphabet[rng.below(alphabet.len() as u64) as usize];
+            match rng.below(3) {
+                0 if at < chars.len() => chars[at] = c,
+                1 if at < chars.len() => {
+                    chars.remove(at);
+                }
+                _ => chars.insert(at, c),
+            }
+        }
+        let text: String = chars.iter().collect();
+        match Ataxx::from_position_text("ataxx", &text) {
+            Ok(pos) => {
+                ok += 1;
+                let back = fen(&pos.position_text());
+                assert_eq!(back, pos, "{text}");
+            }
+            Err(e) => assert!(e.at <= chars.len(), "{text}: {e}"),
+        }
+        let mv: String = chars.iter().take(rng.below(6) as usize).collect();
+        let _ = Ataxx::new().parse_move(&mv);
+    }
+    assert!(ok > 100, "some mangled texts are still positions ({ok})");
+    let mut read = 0;
+    for _ in 0..20_000 {
+        let mut bytes = [0u8; 14];
+        for b in bytes.iter_mut() {
+            *b = rng.below(256) as u8;
+        }
+        for k in (1..14).step_by(2) {
+            if rng.below(2) == 0 {
+                bytes[k] &= 0x3F;
+            }
+        }
+        if let Ok(pos) = from_packed(&bytes) {
+            read += 1;
+            assert_eq!(to_packed(&pos), bytes);
+        }
+    }
+    assert!(read > 0);
+}
