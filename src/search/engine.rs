@@ -71,6 +71,8 @@ struct Searcher<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder> {
     root_total: usize,
     /// Per-ply buffers, reused so that the hot loop does not allocate once warm.
     kids: Vec<Vec<Child<G>>>,
+    /// Per-ply sort keys: (signed pre-score, index into `kids`).
+    keys: Vec<Vec<(f64, u32)>>,
     moves: Vec<Vec<G::Move>>,
     outcomes: Vec<Vec<(G::Move, f64)>>,
     pv: Vec<Vec<G::Move>>,
@@ -181,6 +183,7 @@ fn run<G: Game, E: Evaluator<G>, R: Restart>(
         root_done: 0,
         root_total: 0,
         kids: Vec::new(),
+        keys: Vec::new(),
         moves: Vec::new(),
         outcomes: Vec::new(),
         pv: Vec::new(),
@@ -522,6 +525,7 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder> Searcher<'a, 'h, G, E, R> {
     fn ensure_ply(&mut self, ply: usize) {
         while self.kids.len() <= ply + 1 {
             self.kids.push(Vec::new());
+            self.keys.push(Vec::new());
             self.moves.push(Vec::new());
             self.outcomes.push(Vec::new());
             self.pv.push(Vec::new());
@@ -866,52 +870,59 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder> Searcher<'a, 'h, G, E, R> {
             }
         }
 
-        // Children, made once (copy-make) into this ply's reusable buffer.
         let mut moves = std::mem::take(&mut self.moves[ply]);
         pos.legal_moves(&mut moves);
         if moves.is_empty() {
             self.moves[ply] = moves;
             return self.leaf(pos, h);
         }
+        // Pre-scores are needed to order (only worth it with depth left), to limit, or to record.
+        // Without them, each child is made only when its turn comes, so a cut-off saves making
+        // the rest; with them, every child is made once (copy-make) into this ply's buffer and
+        // searched in the order of a sorted key list.
+        let eager =
+            R::ACTIVE || self.cfg.branching_limit > 0 || (self.cfg.move_ordering && depth >= 2);
         let mut kids = std::mem::take(&mut self.kids[ply]);
+        let mut keys = std::mem::take(&mut self.keys[ply]);
         kids.clear();
-        for (i, &mv) in moves.iter().enumerate() {
-            let mut state = pos.clone();
-            state.play_unchecked(mv);
-            kids.push(Child {
-                mv,
-                state,
-                prescore: 0.0,
-                order: i as u32,
-                breakdown: None,
-            });
-        }
-        self.moves[ply] = moves;
-        self.score_kids(&mut kids, maximizing, depth);
-        if self.cfg.move_ordering && (depth >= 2 || self.cfg.branching_limit > 0) {
-            if maximizing {
-                kids.sort_unstable_by(|a, b| {
-                    b.prescore
-                        .total_cmp(&a.prescore)
-                        .then(a.order.cmp(&b.order))
-                });
-            } else {
-                kids.sort_unstable_by(|a, b| {
-                    a.prescore
-                        .total_cmp(&b.prescore)
-                        .then(a.order.cmp(&b.order))
+        keys.clear();
+        if eager {
+            for (i, &mv) in moves.iter().enumerate() {
+                let mut state = pos.clone();
+                state.play_unchecked(mv);
+                kids.push(Child {
+                    mv,
+                    state,
+                    prescore: 0.0,
+                    order: i as u32,
+                    breakdown: None,
                 });
             }
-        }
-        if let Some(tm) = tt_move {
-            if let Some(i) = kids.iter().position(|k| k.mv == tm) {
-                kids[..=i].rotate_right(1);
+            self.score_kids(&mut kids, maximizing, depth);
+            let sign = if maximizing { -1.0 } else { 1.0 };
+            keys.extend(
+                kids.iter()
+                    .enumerate()
+                    .map(|(i, k)| (sign * k.prescore, i as u32)),
+            );
+            if self.cfg.move_ordering {
+                keys.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+            }
+            if let Some(tm) = tt_move {
+                if let Some(i) = keys.iter().position(|k| kids[k.1 as usize].mv == tm) {
+                    keys[..=i].rotate_right(1);
+                }
+            }
+        } else if let Some(tm) = tt_move {
+            if let Some(i) = moves.iter().position(|&m| m == tm) {
+                moves[..=i].rotate_right(1);
             }
         }
+        let count = moves.len();
         let limit = if self.cfg.branching_limit > 0 {
-            self.cfg.branching_limit.min(kids.len())
+            self.cfg.branching_limit.min(count)
         } else {
-            kids.len()
+            count
         };
 
         let mut best = if maximizing {
@@ -922,26 +933,40 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder> Searcher<'a, 'h, G, E, R> {
         let mut best_mv = None;
         let mut cut_at = None;
         let mut last_handle = GHOST;
+        let mut scratch: Option<G> = None;
         for i in 0..limit {
+            let mv = if eager {
+                kids[keys[i].1 as usize].mv
+            } else {
+                let mut c = pos.clone();
+                c.play_unchecked(moves[i]);
+                scratch = Some(c);
+                moves[i]
+            };
             let ch = if R::ACTIVE {
-                let b = kids[i].breakdown.take();
+                let b = kids[keys[i].1 as usize].breakdown.take();
                 self.rec
-                    .open(Some(pos.format_move(kids[i].mv)), None, b, alpha, beta)
+                    .open(Some(pos.format_move(mv)), None, b, alpha, beta)
             } else {
                 GHOST
             };
             last_handle = ch;
-            let v = self.node(&kids[i].state, depth - 1, ply + 1, alpha, beta, prob, ch);
+            let child = if eager {
+                &kids[keys[i].1 as usize].state
+            } else {
+                scratch.as_ref().expect("made above")
+            };
+            let v = self.node(child, depth - 1, ply + 1, alpha, beta, prob, ch);
             if self.aborted {
                 break;
             }
             let better = if maximizing { v > best } else { v < best };
             if better {
                 best = v;
-                best_mv = Some(kids[i].mv);
+                best_mv = Some(mv);
                 let (head, tail) = self.pv.split_at_mut(ply + 1);
                 head[ply].clear();
-                head[ply].push(kids[i].mv);
+                head[ply].push(mv);
                 head[ply].extend_from_slice(&tail[0]);
             }
             if self.prune {
@@ -957,36 +982,39 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder> Searcher<'a, 'h, G, E, R> {
             }
         }
 
+        if !self.aborted {
+            if let Some(i) = cut_at {
+                let cut = limit - i - 1;
+                if cut > 0 {
+                    self.prune_events += 1;
+                    self.pruned_nodes += cut as u64;
+                    if R::ACTIVE {
+                        let text: Vec<String> = keys[i + 1..limit]
+                            .iter()
+                            .map(|k| pos.format_move(kids[k.1 as usize].mv))
+                            .collect();
+                        self.rec
+                            .pruned(text, "alphabeta", last_handle, best, alpha0, beta0);
+                    }
+                }
+            }
+            if R::ACTIVE && limit < count {
+                let text: Vec<String> = keys[limit..]
+                    .iter()
+                    .map(|k| pos.format_move(kids[k.1 as usize].mv))
+                    .collect();
+                self.rec
+                    .pruned(text, "branching_limit", GHOST, best, alpha0, beta0);
+            }
+        }
+        self.moves[ply] = moves;
+        self.kids[ply] = kids;
+        self.keys[ply] = keys;
         if self.aborted {
-            self.kids[ply] = kids;
             if R::ACTIVE {
                 self.rec.close(h, kind, None, Bound::Exact, None, false);
             }
             return 0.0;
-        }
-
-        if let Some(i) = cut_at {
-            let cut = limit - i - 1;
-            if cut > 0 {
-                self.prune_events += 1;
-                self.pruned_nodes += cut as u64;
-                if R::ACTIVE {
-                    let moves_text: Vec<String> = kids[i + 1..limit]
-                        .iter()
-                        .map(|k| pos.format_move(k.mv))
-                        .collect();
-                    self.rec
-                        .pruned(moves_text, "alphabeta", last_handle, best, alpha0, beta0);
-                }
-            }
-        }
-        if R::ACTIVE && limit < kids.len() {
-            let moves_text: Vec<String> = kids[limit..]
-                .iter()
-                .map(|k| pos.format_move(k.mv))
-                .collect();
-            self.rec
-                .pruned(moves_text, "branching_limit", GHOST, best, alpha0, beta0);
         }
 
         let bound = if !self.prune {
@@ -1001,7 +1029,6 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder> Searcher<'a, 'h, G, E, R> {
         if let Some(tt) = &mut self.tt {
             tt.store(key, depth, best, bound, best_mv);
         }
-        self.kids[ply] = kids;
         if R::ACTIVE {
             self.rec.close(h, kind, Some(best), bound, None, false);
         }
