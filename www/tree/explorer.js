@@ -102,6 +102,13 @@ export function mountExplorer(container, options = {}) {
     subtree: (id) => x.subtreeDoc(id),
     /** Parse, layout and drawing times of the last load and frames, in ms (for the bench). */
     timings: () => ({ ...x.timings }),
+    /** Starts (true) or stops (false) recording each frame's drawing time; returns the list (ms). */
+    recordFrames: (on) => {
+      if (on) x.frameLog = [];
+      const log = x.frameLog || [];
+      if (!on) x.frameLog = null;
+      return log;
+    },
     stats: () => x.viewStats(),
     /** Where a shown node is on the page (CSS pixels, its centre), or null: for tests and tours. */
     nodeBox: (id) => x.nodeBox(id),
@@ -993,6 +1000,7 @@ class Explorer {
     this.drawInner(now);
     const t1 = performance.now();
     this.timings.drawMs = t1 - now;
+    if (this.frameLog) this.frameLog.push(t1 - now);
     if (this.paintFrom !== null && this.paintFrom !== undefined && this.model) {
       this.timings.firstPaintMs = t1 - this.paintFrom;
       this.paintFrom = null;
