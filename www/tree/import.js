@@ -902,17 +902,24 @@ class WireNode {
 
 /** The model as transferable arrays: `{ wire, transfer }` for postMessage. */
 export function toWire(model) {
+  // Pre-order, with each node's parent's position (no map from nodes to positions: at a million
+  // nodes it costs seconds).
   const order = [];
+  const parents = [];
   const stack = [model.root];
+  const pstack = [-1];
   while (stack.length) {
     const n = stack.pop();
+    const i = order.length;
     order.push(n);
-    for (let k = n.children.length - 1; k >= 0; k--) stack.push(n.children[k]);
+    parents.push(pstack.pop());
+    for (let k = n.children.length - 1; k >= 0; k--) {
+      stack.push(n.children[k]);
+      pstack.push(i);
+    }
   }
   const count = order.length;
-  const index = new Map();
-  order.forEach((n, i) => index.set(n, i));
-  const parent = new Int32Array(count);
+  const parent = Int32Array.from(parents);
   const kind = new Uint8Array(count);
   const flags = new Uint8Array(count);
   const nums = new Float64Array(count * NUMS.length);
@@ -921,7 +928,6 @@ export function toWire(model) {
   const heavy = new Array(count);
   for (let i = 0; i < count; i++) {
     const n = order[i];
-    parent[i] = n.parent ? index.get(n.parent) : -1;
     kind[i] = KINDS.indexOf(n.kind);
     flags[i] = (n.best ? 1 : 0) | (n.tt ? 2 : 0) | (n.inferred ? 4 : 0) | (BOUND_CODES.indexOf(n.bound) << 3);
     for (let j = 0; j < NUMS.length; j++) {
