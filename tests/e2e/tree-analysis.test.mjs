@@ -382,3 +382,26 @@ test('Save subtree downloads the focused node’s subtree as a native document',
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('hostile moves and term names stay text in the why panel and the comparison', async () => {
+  const { page, errors } = await openExplorer();
+  const evil = '<img src=x onerror="window.__pwned=1">';
+  const doc = (v) => ({
+    format: 'plyscope-tree', version: 1, game: evil, algorithm: 'minimax', perspective: evil, stats: { nodes: 2 },
+    root: { id: 0, kind: 'max', value: v, best: true, children: [
+      { id: 1, move: evil, kind: 'leaf', value: v, best: true, eval: { total: v, terms: [{ name: evil, raw: 1, weight: v, value: v }] } },
+      { id: 2, move: `${evil}2`, kind: 'leaf', value: -1, eval: { total: -1, terms: [{ name: `<b>${evil}</b>`, raw: 1, weight: -1, value: -1 }] } },
+    ] },
+  });
+  await page.evaluate((d) => window.explorer.showDocument(d), doc(3));
+  await page.evaluate(() => void window.explorer.why(1, 2));
+  await page.evaluate((d) => window.explorer.compareWith(d, '<i>other</i>'), doc(2));
+  await settle(page);
+  const panel = page.locator('[data-testid=why-panel]');
+  assert.match(await panel.innerText(), /Why <img src=x onerror="window.__pwned=1"> and not/);
+  assert.equal(await page.locator('.ps-explorer img, .ps-explorer b, .ps-explorer i').count(), 0);
+  assert.match(await page.locator('[data-testid=compare-summary]').innerText(), /^Compared with <i>other<\/i>/);
+  assert.equal(await page.evaluate(() => window.__pwned), undefined);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
