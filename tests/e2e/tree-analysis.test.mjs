@@ -299,6 +299,7 @@ test('find by depth, value range and sign: count, next and previous, each match 
   const second = await focused();
   assert.equal(want.sign.indexOf(second), (want.sign.indexOf(first) + 1) % want.sign.length);
   await box(page, second);
+  assert.match(await page.locator('[data-testid=tree-status]').innerText(), /Its (pre-score|evaluation) is [+-]?[\d.]+, its backed-up value [+-]?[\d.]+\.$/);
   await shot(page, 'tree-find-sign');
   // Nothing matches: said so, and the count is 0.
   await page.locator('[data-testid=tree-find-sign]').uncheck();

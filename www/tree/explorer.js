@@ -19,7 +19,7 @@
 
 import { importText, importValue, toDocument, fromWire } from './import.js';
 import { scoreText, boundedScore, windowText, plainNumber, percent, compactNumber, isMate, KIND_NAMES } from './format.js';
-import { principalChild, principalLine, movePath, whyCompare, matcher, findAll, diffTrees, subtreeDocument } from './analysis.js';
+import { movePath, whyCompare, matcher, findAll, diffTrees, subtreeDocument, staticScore } from './analysis.js';
 
 const NODE_W = 124;
 const NODE_H = 38;
@@ -2096,7 +2096,8 @@ class Explorer {
     const pick = st.hits[st.at];
     this.focusById(pick.id, pick);
     this.findCount.textContent = `${st.at + 1} of ${st.hits.length}`;
-    this.setStatus(`Match ${st.at + 1} of ${st.hits.length}: ${this.describe(pick)}`);
+    const why = q.signDiffers && staticScore(pick) !== null ? ` Its ${pick.eval ? 'evaluation' : 'pre-score'} is ${scoreText(staticScore(pick))}, its backed-up value ${scoreText(pick.value)}.` : '';
+    this.setStatus(`Match ${st.at + 1} of ${st.hits.length}: ${this.describe(pick)}${why}`);
     return pick;
   }
 
