@@ -401,8 +401,38 @@ test('hostile moves and term names stay text in the why panel and the comparison
   const panel = page.locator('[data-testid=why-panel]');
   assert.match(await panel.innerText(), /Why <img src=x onerror="window.__pwned=1"> and not/);
   assert.equal(await page.locator('.ps-explorer img, .ps-explorer b, .ps-explorer i').count(), 0);
-  assert.match(await page.locator('[data-testid=compare-summary]').innerText(), /^Compared with <i>other<\/i>/);
+  assert.match(await page.locator('[data-testid=compare-summary]').innerText(), /^From <i>other<\/i> to this search/);
   assert.equal(await page.evaluate(() => window.__pwned), undefined);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('the standalone page compares the depth-5 example with the same position searched to depth 3', async () => {
+  const { page, errors } = await openExplorer('');
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=compare-examples] option').length > 2);
+  await page.locator('[data-testid=compare-examples]').selectOption('tictactoe-alphabeta-depth3.json');
+  const summary = page.locator('[data-testid=compare-summary]');
+  await summary.waitFor({ state: 'visible' });
+  // Computed independently: the two documents' chosen moves and the values of the nodes both have.
+  const depth3 = JSON.parse(readFileSync(join(ROOT, 'www', 'examples', 'tictactoe-alphabeta-depth3.json'), 'utf8'));
+  const depth5 = JSON.parse(readFileSync(join(ROOT, 'www', 'examples', 'tictactoe-alphabeta.json'), 'utf8'));
+  let changed = 0;
+  const walk = (a, b) => {
+    if (a.value !== b.value) changed++;
+    for (const c of a.children || []) {
+      if (c.move === undefined) continue;
+      const o = (b.children || []).find((x) => x.move === c.move);
+      if (o) walk(c, o);
+    }
+  };
+  walk(depth5.root, depth3.root);
+  const text = await summary.innerText();
+  assert.match(text, new RegExp(`best move ${depth3.chosen.move} → ${depth5.chosen.move}; ${changed} nodes? changed value`));
+  assert.match(text, /^From Tic-tac-toe, the same position at depth 3 \(to compare\) to this search: /);
+  await settle(page);
+  await shot(page, 'tree-compare-depths');
+  await page.locator('[data-testid=compare-examples]').selectOption('');
+  assert.equal(await page.evaluate(() => window.explorer.comparison()), null);
   assert.deepEqual(errors, []);
   await page.close();
 });

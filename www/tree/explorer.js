@@ -2202,7 +2202,7 @@ class Explorer {
     const parts = [best, `${d.valueChanged.toLocaleString('en')} node${d.valueChanged === 1 ? '' : 's'} changed value`, `best move changed at ${d.bestChanged.toLocaleString('en')} node${d.bestChanged === 1 ? '' : 's'}`, `${d.matched.toLocaleString('en')} matched`];
     if (d.onlyHere) parts.push(`${d.onlyHere.toLocaleString('en')} only in this search`);
     if (d.onlyThere) parts.push(`${d.onlyThere.toLocaleString('en')} only in the other`);
-    const text = `Compared with ${this.other.name} (→ this search): ${parts.join('; ')}.`;
+    const text = `From ${this.other.name} to this search: ${parts.join('; ')}.`;
     return { text, bestThere: rb.there, bestHere: rb.here, valueChanged: d.valueChanged, bestChanged: d.bestChanged, matched: d.matched, onlyHere: d.onlyHere, onlyThere: d.onlyThere };
   }
 
