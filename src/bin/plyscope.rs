@@ -37,6 +37,8 @@ USAGE:
         --json              print the result as JSON
   plyscope bench [--quick]
       Fixed benchmarks: perft speed and search speed with and without tree recording.
+  plyscope uai
+      Play Ataxx over the UAI protocol on standard input and output (for match runners and GUIs).
   plyscope help
       This text.
 
@@ -87,8 +89,12 @@ fn run(args: &[String]) -> Result<(), Usage> {
         "perft" => perft(rest),
         "search" => search(rest),
         "bench" => bench(rest),
+        "uai" => {
+            plyscope::protocol::uai::run(std::io::stdin().lock(), std::io::stdout());
+            Ok(())
+        }
         other => Err(Usage(format!(
-            "unknown command {other:?}: expected games, perft, search, bench or help"
+            "unknown command {other:?}: expected games, perft, search, bench, uai or help"
         ))),
     }
 }

@@ -3,6 +3,8 @@
 //! Each game lives in its own module and implements [`Game`](crate::core::Game) and [`Playable`].
 //! To add a game: write its module, add it to [`CATALOGUE`] and to the `match` in [`new_session`].
 
+pub mod ataxx;
+pub mod reversi;
 mod session;
 pub mod tictactoe;
 
@@ -51,13 +53,42 @@ pub struct GameEntry {
 }
 
 /// Every game the registry can build.
-pub const CATALOGUE: &[GameEntry] = &[GameEntry {
-    id: "tictactoe",
-    name: "Tic-tac-toe",
-    variants: &[],
-    chance: false,
-    players: 2,
-}];
+pub const CATALOGUE: &[GameEntry] = &[
+    GameEntry {
+        id: "tictactoe",
+        name: "Tic-tac-toe",
+        variants: &[],
+        chance: false,
+        players: 2,
+    },
+    GameEntry {
+        id: "reversi",
+        name: "Reversi",
+        variants: &[
+            ("reversi-6", "Reversi 6x6"),
+            ("reversi-10", "Reversi 10x10"),
+            ("reversi-12", "Reversi 12x12"),
+            ("reversi-14", "Reversi 14x14"),
+            ("reversi-16", "Reversi 16x16"),
+        ],
+        chance: false,
+        players: 2,
+    },
+    GameEntry {
+        id: "ataxx",
+        name: "Ataxx",
+        variants: &[
+            ("ataxx-0400", "Ataxx, four pillars"),
+            ("ataxx-8000", "Ataxx, centre stone"),
+            ("ataxx-7888", "Ataxx, cross"),
+            ("ataxx-8124", "Ataxx, diamond"),
+            ("ataxx-01A2", "Ataxx, gates"),
+            ("ataxx-0220", "Ataxx, corridors"),
+        ],
+        chance: false,
+        players: 2,
+    },
+];
 
 /// The ids [`new_session`] accepts, for error messages.
 pub fn known_ids() -> Vec<String> {
@@ -74,6 +105,8 @@ pub fn new_session(id: &str) -> Result<Box<dyn AnySession>, Error> {
     let (base, _) = split_variant(id);
     match base {
         "tictactoe" => Ok(Box::new(Match::<tictactoe::TicTacToe>::new(id)?)),
+        "reversi" => Ok(Box::new(Match::<reversi::Reversi>::new(id)?)),
+        "ataxx" => Ok(Box::new(Match::<ataxx::Ataxx>::new(id)?)),
         _ => Err(Error::UnknownGame {
             id: id.to_string(),
             known: known_ids(),
