@@ -351,6 +351,10 @@ test('compare two searches: summary, changed values badged, changed best move ou
   await page.locator('[data-testid=compare-load]').click();
   assert.match(await page.locator('[data-testid=compare-error]').innerText(), /line 1, column 11/);
   assert.match(await summary.innerText(), /best move c1 → d7/);
+  // Open file… in the slot: the file chooser, then the same comparison under the file's name.
+  const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.locator('[data-testid=compare-file]').click()]);
+  await chooser.setFiles({ name: 'before.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(beforeDocument())) });
+  await page.waitForFunction(() => /^From before\.json to this search: best move c1 → d7/.test(document.querySelector('[data-testid=compare-summary]').textContent));
   await page.locator('[data-testid=compare-clear]').click();
   assert.equal(await page.evaluate(() => window.explorer.comparison()), null);
   assert.deepEqual(errors, []);
