@@ -2054,6 +2054,11 @@ class Explorer {
     if (!w.eval && !w.prescore) body.append(el('p', { class: 'ps-hint', text: 'Neither node nor its line has a term breakdown in this document.' }));
     body.append(tables);
     this.setStatus(`${verdict} Terms compared below the view.`);
+    // Bring the panel's top into sight without moving the view away (after the layout settles).
+    requestAnimationFrame(() => {
+      const r = this.whyPanel.getBoundingClientRect();
+      if (r.top > window.innerHeight - 80 && this.whyPanel.scrollIntoView) this.whyPanel.scrollIntoView({ block: 'nearest' });
+    });
   }
 
   // -------------------------------------------------------------------------------------------
