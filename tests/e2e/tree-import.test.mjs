@@ -28,6 +28,7 @@ function nativeDoc(root, extra = {}) {
 test('every bundled example imports, with the format its name says', () => {
   const expected = {
     'tictactoe-alphabeta.json': 'plyscope-tree',
+    'tictactoe-alphabeta-depth3.json': 'plyscope-tree',
     'reversi-alphabeta.json': 'plyscope-tree',
     'threes-expectimax.json': 'plyscope-tree',
     'jit-tree.json': 'jit-tree',

@@ -19,6 +19,7 @@
 
 import { importText, importValue, toDocument, fromWire } from './import.js';
 import { scoreText, boundedScore, windowText, plainNumber, percent, compactNumber, isMate, KIND_NAMES } from './format.js';
+import { movePath, whyCompare, matcher, findAll, diffTrees, subtreeDocument, staticScore } from './analysis.js';
 
 const NODE_W = 124;
 const NODE_H = 38;
@@ -46,6 +47,9 @@ export const COLORS = {
   more: { fill: '#ffffff', stroke: '#9aa3ad', text: '#3a4450' },
 };
 const PV_COLOR = '#e89b00';
+const CHANGED_COLOR = '#c2185b'; // compare: the value changed (badge) or the best move changed (outline)
+const PICK_COLOR = '#0b7a75'; // "why A and not B": the two picked nodes
+const MATCH_COLOR = '#1565c0'; // find: every match in view
 const FOCUS_COLOR = '#111111';
 const CUT_COLOR = '#d0021b';
 const LEGEND_ORDER = ['max', 'min', 'chance', 'leaf', 'terminal', 'pruned', 'truncated', 'node'];
@@ -87,7 +91,24 @@ export function mountExplorer(container, options = {}) {
     collapseAll: () => x.collapseAll(),
     showBestLine: () => x.resetExpansion(true),
     fit: () => x.fit(true),
-    find: (query) => x.findNext(query, 1),
+    find: (query, dir = 1) => x.findNext(query, dir),
+    /** "Why A and not B": compares two nodes (by id) in the panel; returns the comparison or null. */
+    why: (idA, idB) => x.whyByIds(idA, idB),
+    /** Loads a second search (text or document) to compare the shown one with; resolves to the summary. */
+    compareWith: (textOrDoc, name) => x.compareWith(textOrDoc, name),
+    clearCompare: () => x.clearCompare(),
+    comparison: () => x.comparisonSummary(),
+    /** The focused subtree (or the node with this id) as a plyscope-tree document. */
+    subtree: (id) => x.subtreeDoc(id),
+    /** Parse, layout and drawing times of the last load and frames, in ms (for the bench). */
+    timings: () => ({ ...x.timings }),
+    /** Starts (true) or stops (false) recording each frame's drawing time; returns the list (ms). */
+    recordFrames: (on) => {
+      if (on) x.frameLog = [];
+      const log = x.frameLog || [];
+      if (!on) x.frameLog = null;
+      return log;
+    },
     stats: () => x.viewStats(),
     /** Where a shown node is on the page (CSS pixels, its centre), or null: for tests and tours. */
     nodeBox: (id) => x.nodeBox(id),
@@ -120,6 +141,11 @@ class Explorer {
     this.labelCache = new Map();
     this.frame = 0;
     this.loadSeq = 0;
+    this.picks = []; // "why A and not B": up to two nodes
+    this.other = null; // the search compared with: { model, name }
+    this.diff = null; // diffTrees(shown root, other root)
+    this.findState = null; // { key, hits, index: Map(node -> position), at }
+    this.timings = { parseMs: null, layoutMs: null, drawMs: null, loadMs: null };
     this.build(container);
     if (options.example) this.loadUrl(options.example);
   }
@@ -150,13 +176,32 @@ class Explorer {
       this.ordered = new WeakMap();
       this.relayout(true);
     });
-    this.findInput = el('input', { type: 'search', class: 'ps-find', placeholder: 'Find move or #id', 'aria-label': 'Find a node by its move or #id (Enter: next match)', 'data-testid': 'tree-find' });
-    this.findInput.addEventListener('keydown', (e) => {
-      if (e.key === 'Enter') {
-        e.preventDefault();
-        this.findNext(this.findInput.value, e.shiftKey ? -1 : 1);
-      }
-    });
+    this.findInput = el('input', { type: 'search', class: 'ps-find', placeholder: 'move or #id', 'aria-label': 'Find a node by its move or #id (Enter: next match, Shift+Enter: previous)', 'data-testid': 'tree-find' });
+    this.findDepth = el('input', { type: 'number', min: '0', class: 'ps-num', placeholder: 'any', 'aria-label': 'Find: depth', 'data-testid': 'tree-find-depth' });
+    this.findMin = el('input', { type: 'number', step: 'any', class: 'ps-num', placeholder: 'min', 'aria-label': 'Find: lowest value', 'data-testid': 'tree-find-min' });
+    this.findMax = el('input', { type: 'number', step: 'any', class: 'ps-num', placeholder: 'max', 'aria-label': 'Find: highest value', 'data-testid': 'tree-find-max' });
+    this.findSign = el('input', { type: 'checkbox', 'data-testid': 'tree-find-sign' });
+    this.findCount = el('span', { class: 'ps-find-count', 'data-testid': 'tree-find-count', 'aria-live': 'polite' });
+    for (const f of [this.findInput, this.findDepth, this.findMin, this.findMax, this.findSign]) {
+      f.addEventListener('keydown', (e) => {
+        if (e.key === 'Enter') {
+          e.preventDefault();
+          this.findStep(e.shiftKey ? -1 : 1);
+        }
+      });
+    }
+    this.findSign.addEventListener('change', () => this.findStep(1));
+    const findBar = el(
+      'div',
+      { class: 'ps-findbar', role: 'search', 'aria-label': 'Find nodes' },
+      el('label', { class: 'ps-field' }, 'Find ', this.findInput),
+      el('label', { class: 'ps-field' }, 'depth ', this.findDepth),
+      el('label', { class: 'ps-field' }, 'value ', this.findMin, '..', this.findMax),
+      el('label', { class: 'ps-field', title: 'A leaf’s evaluation or a node’s pre-score whose sign differs from its backed-up value' }, this.findSign, 'static score’s sign ≠ value’s'),
+      el('button', { type: 'button', text: '◀', title: 'Previous match (Shift+Enter, Shift+N)', 'aria-label': 'Previous match', 'data-testid': 'tree-find-prev', onclick: () => this.findStep(-1) }),
+      el('button', { type: 'button', text: '▶', title: 'Next match (Enter, N)', 'aria-label': 'Next match', 'data-testid': 'tree-find-next', onclick: () => this.findStep(1) }),
+      this.findCount,
+    );
     const toolbar = el(
       'div',
       { class: 'ps-toolbar', role: 'toolbar', 'aria-label': 'Tree view controls' },
@@ -167,11 +212,13 @@ class Explorer {
       el('button', { type: 'button', text: 'Expand all', title: 'Open every node, breadth first, up to 3,000 shown (E)', onclick: () => this.expandAll(3000) }),
       el('label', { class: 'ps-field' }, 'Siblings ', this.siblingsInput),
       el('label', { class: 'ps-field' }, 'Order ', this.orderSelect),
-      this.findInput,
       el('span', { class: 'ps-spacer' }),
       el('button', { type: 'button', text: 'Open file…', 'data-testid': 'open-tree', onclick: () => this.fileInput.click() }),
-      el('button', { type: 'button', text: 'Download JSON', 'data-testid': 'download-tree', onclick: () => this.download() }),
-      el('button', { type: 'button', text: 'Save image', title: 'Save the view as a PNG image', onclick: () => this.saveImage() }),
+      el('button', { type: 'button', text: 'Compare…', title: 'Load a second search of the same position and highlight what changed', 'data-testid': 'compare-open', onclick: () => this.openCompare() }),
+      el('span', { class: 'ps-field' }, 'Save'),
+      el('button', { type: 'button', text: 'JSON', title: 'Save the whole tree as a plyscope-tree document', 'aria-label': 'Save the tree as JSON', 'data-testid': 'download-tree', onclick: () => this.download() }),
+      el('button', { type: 'button', text: 'subtree', title: 'Save the focused node’s subtree as a plyscope-tree document (S)', 'aria-label': 'Save the focused subtree as JSON', 'data-testid': 'download-subtree', onclick: () => this.downloadSubtree() }),
+      el('button', { type: 'button', text: 'PNG', title: 'Save the view as a PNG image', 'aria-label': 'Save the view as a PNG image', onclick: () => this.saveImage() }),
       this.fileInput,
     );
     this.crumbs = el('ol', { class: 'ps-crumbs' });
@@ -208,7 +255,42 @@ class Explorer {
     this.editor.addEventListener('toggle', () => {
       if (this.editor.open && (this.pendingText !== null || this.pendingDoc)) this.fillTextarea();
     });
-    this.root = el('div', { class: 'ps-explorer' }, toolbar, crumbNav, this.stage, this.status, this.editor);
+    // "Why A and not B": two picked nodes side by side.
+    this.whyBody = el('div', { class: 'ps-why-body', 'data-testid': 'why-body' });
+    this.whyPanel = el(
+      'section',
+      { class: 'ps-why', 'data-testid': 'why-panel', 'aria-label': 'Why one node and not another', hidden: '' },
+      el('div', { class: 'ps-panel-bar' }, el('strong', { class: 'ps-panel-title', text: 'Why A and not B' }), el('span', { class: 'ps-hint', text: 'Shift-click a node or press W on it to pick A, then B.' }), el('span', { class: 'ps-spacer' }), el('button', { type: 'button', text: 'Swap', 'data-testid': 'why-swap', onclick: () => this.swapPicks() }), el('button', { type: 'button', text: 'Close', 'data-testid': 'why-close', onclick: () => this.clearPicks() })),
+      this.whyBody,
+    );
+    // The second search to compare with.
+    this.compareText = el('textarea', { class: 'ps-json ps-compare-json', 'data-testid': 'compare-json', spellcheck: 'false', 'aria-label': 'Second search to compare with (JSON)', placeholder: 'Paste a second search of the same position (another depth, other weights…)' });
+    // Not in the page: clicking it still opens the file chooser, and the page keeps one file input.
+    this.compareFile = el('input', { type: 'file', accept: '.json,application/json,text/plain' });
+    this.compareFile.addEventListener('change', () => {
+      const f = this.compareFile.files && this.compareFile.files[0];
+      if (f) f.text().then((text) => this.compareWith(text, f.name));
+      this.compareFile.value = '';
+    });
+    this.compareSummary = el('div', { class: 'ps-compare-summary', 'data-testid': 'compare-summary', 'aria-live': 'polite' });
+    this.compareError = el('div', { class: 'ps-error', 'data-testid': 'compare-error', role: 'alert' });
+    this.comparePanel = el(
+      'section',
+      { class: 'ps-compare', 'data-testid': 'compare-panel', 'aria-label': 'Compare with another search', hidden: '' },
+      el('div', { class: 'ps-panel-bar' }, el('strong', { class: 'ps-panel-title', text: 'Compare with another search' }), el('span', { class: 'ps-spacer' }), el('button', { type: 'button', text: 'Close', 'data-testid': 'compare-close', onclick: () => (this.comparePanel.hidden = true) })),
+      this.compareText,
+      el(
+        'div',
+        { class: 'ps-editor-bar' },
+        el('button', { type: 'button', class: 'ps-primary', 'data-testid': 'compare-load', text: 'Compare', onclick: () => this.compareWith(this.compareText.value, 'pasted text') }),
+        el('button', { type: 'button', text: 'Open file…', 'data-testid': 'compare-file', onclick: () => this.compareFile.click() }),
+        el('button', { type: 'button', text: 'Clear', 'data-testid': 'compare-clear', onclick: () => this.clearCompare() }),
+        el('span', { class: 'ps-hint', text: 'Nodes are matched by their moves from the root.' }),
+      ),
+      this.compareSummary,
+      this.compareError,
+    );
+    this.root = el('div', { class: 'ps-explorer' }, toolbar, findBar, crumbNav, this.stage, this.whyPanel, this.status, this.comparePanel, this.editor);
     container.append(this.root);
     this.ctx = this.canvas.getContext('2d');
     this.pendingText = null;
@@ -284,8 +366,11 @@ class Explorer {
       this.showError(result.error.message, result.error, text);
       return { ok: false, error: result.error };
     }
+    this.timings.parseMs = performance.now() - t0;
+    this.paintFrom = t0;
     this.setModel(result.model, text, undefined, opts);
     this.lastLoadMs = performance.now() - t0;
+    this.timings.loadMs = this.lastLoadMs;
     return { ok: true, format: result.model.format, nodes: result.model.count, ms: this.lastLoadMs };
   }
 
@@ -354,6 +439,10 @@ class Explorer {
     this.setStatus(`Error: ${message}. The previous tree is kept.`);
   }
 
+  pathOfIn(n) {
+    return movePath(n);
+  }
+
   /** The moves from the root to `n`. */
   pathOf(n) {
     const p = [];
@@ -401,9 +490,21 @@ class Explorer {
       this.textarea.value = '';
       this.textarea.placeholder = `The shown tree (${model.count.toLocaleString('en')} nodes) is written here when you click in this box; Download JSON saves it. Or paste a document to replace it.`;
     } else if (this.editor.open || (text && text.length < 200000)) this.fillTextarea();
+    this.findState = null;
+    this.findCount.textContent = '';
+    // Picks survive a live update when their moves still lead somewhere; a new document drops them.
+    const pickPaths = keep ? this.picks.map((n) => this.pathOfIn(n)) : [];
+    this.picks = [];
+    this.diff = null;
+    if (this.other) this.recomputeDiff();
     this.buildLegend();
     this.resetExpansion(false);
     this.focus = model.root;
+    for (const p of pickPaths) {
+      const n = this.follow(p);
+      if (n && this.pathOf(n).length === p.length) this.picks.push(n);
+    }
+    this.renderWhy();
     if (keep) {
       for (const p of keep.open) {
         const n = this.follow(p);
@@ -487,15 +588,20 @@ class Explorer {
   }
 
   buildLegend() {
-    const present = new Set();
-    let pv = false;
-    const stack = [this.model.root];
-    while (stack.length) {
-      const n = stack.pop();
-      present.add(n.kind);
-      if (n.best) pv = true;
-      for (const c of n.children) stack.push(c);
+    if (!this.model) return;
+    if (!this.legendKinds || this.legendKinds.model !== this.model) {
+      const present = new Set();
+      let pv = false;
+      const stack = [this.model.root];
+      while (stack.length) {
+        const n = stack.pop();
+        present.add(n.kind);
+        if (n.best) pv = true;
+        for (const c of n.children) stack.push(c);
+      }
+      this.legendKinds = { model: this.model, present, pv };
     }
+    const { present, pv } = this.legendKinds;
     this.legend.replaceChildren();
     for (const k of LEGEND_ORDER) {
       if (!present.has(k)) continue;
@@ -509,6 +615,19 @@ class Explorer {
       const sw = el('span', { class: 'ps-swatch ps-pv' });
       sw.style.borderColor = PV_COLOR;
       this.legend.append(el('span', { class: 'ps-legend-item' }, sw, 'best line'));
+    }
+    if (this.findState && this.findState.hits.length) {
+      const sw = el('span', { class: 'ps-swatch ps-match' });
+      sw.style.borderColor = MATCH_COLOR;
+      this.legend.append(el('span', { class: 'ps-legend-item' }, sw, 'find match'));
+    }
+    if (this.diff) {
+      const d = el('span', { class: 'ps-badge', text: 'Δ' });
+      d.style.background = CHANGED_COLOR;
+      this.legend.append(el('span', { class: 'ps-legend-item' }, d, 'value changed'));
+      const sw = el('span', { class: 'ps-swatch ps-changed' });
+      sw.style.borderColor = CHANGED_COLOR;
+      this.legend.append(el('span', { class: 'ps-legend-item' }, sw, 'best move changed'));
     }
   }
 
@@ -624,6 +743,7 @@ class Explorer {
   /** Lays out the shown nodes: leaves of the shown tree take rows; a parent sits between its children. */
   relayout(animate) {
     if (!this.model) return;
+    const tLayout = performance.now();
     if (prefersReducedMotion()) animate = false;
     const old = this.itemOf;
     const now = performance.now();
@@ -770,6 +890,7 @@ class Explorer {
         it.fade = 1;
       }
     }
+    this.timings.layoutMs = performance.now() - tLayout;
     this.invalidate();
   }
 
@@ -876,6 +997,17 @@ class Explorer {
 
   draw() {
     const now = performance.now();
+    this.drawInner(now);
+    const t1 = performance.now();
+    this.timings.drawMs = t1 - now;
+    if (this.frameLog) this.frameLog.push(t1 - now);
+    if (this.paintFrom !== null && this.paintFrom !== undefined && this.model) {
+      this.timings.firstPaintMs = t1 - this.paintFrom;
+      this.paintFrom = null;
+    }
+  }
+
+  drawInner(now) {
     if (this.anim || this.camTo) this.stepAnimation(now);
     const ctx = this.ctx;
     const { dpr, cam } = this;
@@ -933,8 +1065,14 @@ class Explorer {
       ctx.stroke();
     }
 
-    // Nodes.
+    // Nodes. Far out, boxes are plain rectangles batched by kind (labels would not be legible anyway).
     const labels = k * 12 >= 6.5;
+    if (k < 0.3 && !this.leaving.length) {
+      drawn = this.drawCoarse(inView);
+      this.lastDrawn = drawn;
+      if (this.anim || this.camTo) this.invalidate();
+      return;
+    }
     const cutBy = this.hover && !this.hover.more && this.hover.node.cutoff ? this.hover.node.cutoff.by : undefined;
     for (const it of this.leaving) {
       if (!inView(it)) continue;
@@ -1000,6 +1138,7 @@ class Explorer {
       ctx.stroke();
       ctx.setLineDash([]);
     }
+    if (!it.more) this.drawMarks(it, x, y);
     // The expand handle on the right edge.
     if (it.hasKids) {
       ctx.beginPath();
@@ -1036,6 +1175,94 @@ class Explorer {
     ctx.fillText(this.fitText(line2, NODE_W - 20, ctx.font), x + 10, y + 31);
   }
 
+  /** The far-out view: one fill and one outline pass per kind; marks only where they matter. */
+  drawCoarse(inView) {
+    const ctx = this.ctx;
+    const byKind = new Map();
+    let drawn = 0;
+    for (const it of this.items) {
+      if (!inView(it)) continue;
+      drawn++;
+      const kind = it.more ? 'more' : it.node.kind;
+      let list = byKind.get(kind);
+      if (!list) byKind.set(kind, (list = []));
+      list.push(it);
+    }
+    ctx.lineWidth = 1.3 / this.cam.k;
+    for (const [kind, list] of byKind) {
+      const c = COLORS[kind] || COLORS.node;
+      ctx.fillStyle = c.fill;
+      for (const it of list) ctx.fillRect(it.cx - NODE_W / 2, it.cy - NODE_H / 2, NODE_W, NODE_H);
+      ctx.strokeStyle = c.stroke;
+      ctx.beginPath();
+      for (const it of list) ctx.rect(it.cx - NODE_W / 2, it.cy - NODE_H / 2, NODE_W, NODE_H);
+      ctx.stroke();
+    }
+    ctx.strokeStyle = PV_COLOR;
+    ctx.lineWidth = 3 / this.cam.k;
+    ctx.beginPath();
+    for (const list of byKind.values()) for (const it of list) if (!it.more && it.node.best && this.isPv(it.node)) ctx.rect(it.cx - NODE_W / 2, it.cy - NODE_H / 2, NODE_W, NODE_H);
+    ctx.stroke();
+    if (this.findState || this.diff || this.picks.length) {
+      for (const list of byKind.values()) for (const it of list) if (!it.more) this.drawMarks(it, it.cx - NODE_W / 2, it.cy - NODE_H / 2);
+    }
+    const f = this.focusItem();
+    if (f && inView(f)) {
+      ctx.strokeStyle = FOCUS_COLOR;
+      ctx.lineWidth = 3 / this.cam.k;
+      ctx.strokeRect(f.cx - NODE_W / 2 - 6, f.cy - NODE_H / 2 - 6, NODE_W + 12, NODE_H + 12);
+    }
+    return drawn;
+  }
+
+  /** Find matches, picks ("why A and not B") and what changed since the compared search. */
+  drawMarks(it, x, y) {
+    const ctx = this.ctx;
+    const n = it.node;
+    if (this.findState && this.findState.set.has(n)) {
+      ctx.fillStyle = MATCH_COLOR;
+      ctx.fillRect(x + 8, y + NODE_H - 4, NODE_W - 16, 3);
+    }
+    const d = this.diff ? this.diff.diff.get(n) : null;
+    if (d && d.bestChanged) {
+      ctx.lineWidth = 2.5;
+      ctx.strokeStyle = CHANGED_COLOR;
+      ctx.setLineDash([6, 3]);
+      ctx.beginPath();
+      roundRect(ctx, x - 5.5, y - 5.5, NODE_W + 11, NODE_H + 11, 10);
+      ctx.stroke();
+      ctx.setLineDash([]);
+    }
+    if (d && d.valueChanged) this.badge(x + NODE_W - 14, y, 'Δ', CHANGED_COLOR);
+    const pi = this.picks.indexOf(n);
+    if (pi >= 0) {
+      ctx.lineWidth = 3;
+      ctx.strokeStyle = PICK_COLOR;
+      ctx.beginPath();
+      roundRect(ctx, x - 3, y - 3, NODE_W + 6, NODE_H + 6, 9);
+      ctx.stroke();
+      this.badge(x + 2, y, pi === 0 ? 'A' : 'B', PICK_COLOR);
+    }
+  }
+
+  badge(cx, cy, text, color) {
+    const ctx = this.ctx;
+    ctx.beginPath();
+    ctx.arc(cx, cy, 8, 0, Math.PI * 2);
+    ctx.fillStyle = color;
+    ctx.fill();
+    ctx.lineWidth = 1.5;
+    ctx.strokeStyle = '#ffffff';
+    ctx.stroke();
+    if (this.cam.k * 11 >= 5) {
+      ctx.fillStyle = '#ffffff';
+      ctx.font = 'bold 11px system-ui, sans-serif';
+      ctx.textAlign = 'center';
+      ctx.textBaseline = 'middle';
+      ctx.fillText(text, cx, cy + 0.5);
+    }
+  }
+
   nodeLines(it) {
     if (it.more) return [`+${it.hidden.toLocaleString('en')} more`, 'click to show', ''];
     const n = it.node;
@@ -1046,6 +1273,8 @@ class Explorer {
     if (n.kind === 'truncated') return [`${n.count ?? '?'} unrecorded`, 'node cap', ''];
     const label = nodeName(n);
     let line2 = n.value !== null ? boundedScore(n.value, n.bound) : n.kind === 'node' ? `${n.children.length} children` : 'no value';
+    const d = this.diff ? this.diff.diff.get(n) : null;
+    if (d && d.valueChanged) line2 = `${line2} was ${d.other.value === null ? '?' : scoreText(d.other.value)}`;
     if (n.visits !== null) line2 = `${n.value === null ? '' : `Q ${compactNumber(n.value)} `}N ${compactNumber(n.visits)}`;
     else if (n.prob !== null && n.parent && n.parent.kind === 'chance') line2 = `${line2}  p ${percent(n.prob)}`;
     let tag = '';
@@ -1181,7 +1410,11 @@ class Explorer {
       if (e.type !== 'pointerup') return;
       const [sx, sy] = pos(e);
       const it = this.itemAt(sx, sy);
-      if (it) this.activate(it, true);
+      if (it && e.shiftKey && !it.more) {
+        this.focus = it.node;
+        this.updateFocusUi();
+        this.pick(it.node);
+      } else if (it) this.activate(it, true);
     };
     c.addEventListener('pointerup', end);
     c.addEventListener('pointercancel', end);
@@ -1330,6 +1563,24 @@ class Explorer {
         case '+':
         case '=':
           this.zoomBy(1.25);
+          break;
+        case 'w':
+        case 'W':
+          if (it && !it.more) this.pick(it.node);
+          break;
+        case 'n':
+          this.findStep(1);
+          break;
+        case 'N':
+          this.findStep(-1);
+          break;
+        case '/':
+          this.findInput.focus();
+          this.findInput.select();
+          break;
+        case 's':
+        case 'S':
+          this.downloadSubtree();
           break;
         case '-':
           this.zoomBy(0.8);
@@ -1551,6 +1802,7 @@ class Explorer {
         row('chosen move', `${ch.move ?? '?'}${ch.rank !== null ? ` (rank ${ch.rank})` : ''}${ch.reason ? `, ${ch.reason}` : ''}`);
       }
       if (n.kind !== 'pruned') row('value', boundedScore(n.value, n.bound));
+      this.compareRows(n, row);
       for (const [k, label] of [['game', 'game'], ['algorithm', 'algorithm'], ['evaluator', 'evaluator'], ['perspective', 'perspective (max)'], ['engine', 'engine'], ['root_position', 'position'], ['note', 'note'], ['best_line', 'best line']]) {
         if (m[k] !== undefined) row(label, m[k]);
       }
@@ -1611,6 +1863,7 @@ class Explorer {
       if (n.alpha !== null || n.beta !== null) row('window (α, β)', windowText(n.alpha, n.beta));
       if (n.prob !== null) row(n.visits !== null ? 'prior' : 'probability', n.visits !== null ? plainNumber(n.prob) : percent(n.prob));
       if (n.tt) row('TT', 'answered from the transposition table');
+      this.compareRows(n, row);
       if (n.best) row('best line', this.isPv(n) ? 'yes' : 'best among its siblings');
       const sib = siblingFacts(n);
       if (sib) {
@@ -1642,6 +1895,7 @@ class Explorer {
     }
     if (n.prescore) this.appendBreakdown(t, n.prescore, n.kind === 'leaf' || n.kind === 'terminal' ? 'Pre-score (ordering)' : 'Pre-score breakdown (ordering)');
     if (n.eval) this.appendBreakdown(t, n.eval, 'Evaluation breakdown');
+    if (n.kind !== 'pruned' && n.kind !== 'truncated') t.append(el('div', { class: 'ps-tt-hint', text: this.picks.length === 1 && this.picks[0] !== n ? `Shift-click or W: compare with ${nodeName(this.picks[0])} (why A and not B)` : 'Shift-click or W: pick for “why A and not B”' }));
     // The page may add to the tooltip (a board preview of the node's position, say).
     if (this.options.decorateTooltip) {
       const moves = [];
@@ -1649,6 +1903,20 @@ class Explorer {
       moves.reverse();
       this.options.decorateTooltip(t, { node: n, moves, model: this.model });
     }
+  }
+
+  /** Tooltip rows about the compared search: its value here and its best move. */
+  compareRows(n, row) {
+    if (!this.diff) return;
+    const d = this.diff.diff.get(n);
+    if (!d) {
+      row('other search', 'no node with these moves');
+      return;
+    }
+    const o = d.other;
+    const change = d.valueChanged && n.value !== null && o.value !== null ? `, changed by ${signed(n.value - o.value)}` : d.valueChanged ? ', changed' : ', unchanged';
+    row('other search', `${boundedScore(o.value, o.bound)}${change}`);
+    if (d.bestChanged) row('best move', `${d.bestThere} there → ${d.bestHere} here`);
   }
 
   appendRows(t, rows, wide = false) {
@@ -1683,6 +1951,300 @@ class Explorer {
 
   viewStats() {
     return { shown: this.items.length, drawn: this.lastDrawn, zoom: this.cam.k, nodes: this.model ? this.model.count : 0, lastLoadMs: this.lastLoadMs };
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // "Why A and not B"
+
+  /** Picks (or unpicks) a node for the comparison; a third pick replaces the older one. */
+  pick(node) {
+    if (!node || node.more) return;
+    const i = this.picks.indexOf(node);
+    if (i >= 0) this.picks.splice(i, 1);
+    else {
+      this.picks.push(node);
+      if (this.picks.length > 2) this.picks.shift();
+    }
+    this.renderWhy();
+    this.invalidate();
+  }
+
+  whyByIds(idA, idB) {
+    if (!this.model) return null;
+    const a = findAll(this.model.root, (n) => String(n.id) === String(idA))[0];
+    const b = findAll(this.model.root, (n) => String(n.id) === String(idB))[0];
+    if (!a || !b) return null;
+    this.picks = [a, b];
+    this.renderWhy();
+    this.invalidate();
+    return whyCompare(a, b);
+  }
+
+  swapPicks() {
+    this.picks.reverse();
+    this.renderWhy();
+    this.invalidate();
+  }
+
+  clearPicks() {
+    this.picks = [];
+    this.renderWhy();
+    this.invalidate();
+  }
+
+  renderWhy() {
+    const body = this.whyBody;
+    body.replaceChildren();
+    if (!this.picks.length) {
+      this.whyPanel.hidden = true;
+      return;
+    }
+    this.whyPanel.hidden = false;
+    const [a, b] = this.picks;
+    if (!b) {
+      body.append(el('p', { text: `A = ${nodeName(a)} (${scoreText(a.value)}). Now pick B: shift-click another node, or focus it and press W.` }));
+      this.setStatus(`Picked ${nodeName(a)} as A; pick B to compare.`);
+      return;
+    }
+    const w = whyCompare(a, b);
+    const na = nodeName(a);
+    const nb = nodeName(b);
+    body.append(el('p', { class: 'ps-why-title', text: `Why ${na} and not ${nb}?` }));
+    // Who prefers what: siblings under a max or min node are judged by that player.
+    let verdict;
+    const p = a.parent && a.parent === b.parent ? a.parent : null;
+    if (w.valueDiff === null) verdict = 'One of them has no value.';
+    else if (w.valueDiff === 0) verdict = `Both are worth ${scoreText(a.value)}: a tie${a.best ? `; ${na} is the one on the best line` : b.best ? `; ${nb} is the one on the best line` : ''}.`;
+    else if (p && (p.kind === 'max' || p.kind === 'min')) {
+      const aBetter = p.kind === 'max' ? w.valueDiff > 0 : w.valueDiff < 0;
+      const [win, lose] = aBetter ? [na, nb] : [nb, na];
+      verdict = `The ${p.kind} player at ${nodeName(p)} prefers ${win}: ${scoreText(aBetter ? a.value : b.value)} against ${scoreText(aBetter ? b.value : a.value)}, ${compactNumber(Math.abs(w.valueDiff))} ${p.kind === 'max' ? 'higher' : 'lower'} than ${lose}.`;
+    } else verdict = `${na} is worth ${scoreText(a.value)}, ${nb} ${scoreText(b.value)}: A − B = ${signed(w.valueDiff)}.`;
+    body.append(el('p', { class: 'ps-why-verdict', 'data-testid': 'why-verdict', text: verdict }));
+    const lineText = (side) => {
+      const moves = side.line.map((m) => nodeName(m));
+      const end = side.end;
+      const tail = side.line.length ? ` → ${KIND_NAMES[end.kind] || end.kind} ${scoreText(end.value)}` : ' (no continuation recorded)';
+      return `${side.path.length ? side.path.join(' ') : 'root'}${moves.length ? ` | ${moves.join(' ')}` : ''}${tail}`;
+    };
+    const dl = el('dl', { class: 'ps-tt-rows ps-why-lines' });
+    dl.append(el('dt', { text: 'A line' }), el('dd', { 'data-testid': 'why-line-a', text: lineText(w.a) }));
+    dl.append(el('dt', { text: 'B line' }), el('dd', { 'data-testid': 'why-line-b', text: lineText(w.b) }));
+    body.append(dl);
+    const tables = el('div', { class: 'ps-why-tables' });
+    const table = (cmp, title, testid) => {
+      const box = el('div', { class: 'ps-why-table' }, el('div', { class: 'ps-tt-sub', text: title }));
+      const t = el('table', { class: 'ps-terms', 'data-testid': testid });
+      t.append(el('thead', {}, el('tr', {}, el('th', { text: 'term' }), el('th', { text: `A ${na}` }), el('th', { text: `B ${nb}` }), el('th', { text: 'A − B' }))));
+      const tb = el('tbody');
+      const rows = [...cmp.rows].sort((x, y) => Math.abs(y.diff) - Math.abs(x.diff));
+      for (const r of rows.slice(0, 60)) {
+        const tr = el('tr', {}, el('td', { text: r.name }), el('td', { text: signed(r.a) }), el('td', { text: signed(r.b) }), el('td', { text: signed(r.diff) }));
+        if (r.diff < 0) tr.className = 'ps-neg';
+        else if (r.diff > 0) tr.className = 'ps-pos';
+        tb.append(tr);
+      }
+      t.append(tb);
+      t.append(el('tfoot', {}, el('tr', {}, el('td', { text: 'total' }), el('td', { text: signed(cmp.totalA) }), el('td', { text: signed(cmp.totalB) }), el('td', { text: signed(cmp.diff) }))));
+      box.append(t);
+      tables.append(box);
+    };
+    if (w.eval) table(w.eval, `Evaluation at the end of each line (${nodeName(w.a.end)} vs ${nodeName(w.b.end)})`, 'why-eval');
+    if (w.prescore) table(w.prescore, 'Pre-score of A and B (move ordering)', 'why-prescore');
+    if (!w.eval && !w.prescore) body.append(el('p', { class: 'ps-hint', text: 'Neither node nor its line has a term breakdown in this document.' }));
+    body.append(tables);
+    this.setStatus(`${verdict} Terms compared below the view.`);
+    // Bring the panel's top into sight without moving the view away (after the layout settles).
+    requestAnimationFrame(() => {
+      const r = this.whyPanel.getBoundingClientRect();
+      if (r.top > window.innerHeight - 80 && this.whyPanel.scrollIntoView) this.whyPanel.scrollIntoView({ block: 'nearest' });
+    });
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Find
+
+  findQuery() {
+    return { text: this.findInput.value, depth: this.findDepth.value, min: this.findMin.value, max: this.findMax.value, signDiffers: this.findSign.checked };
+  }
+
+  /** Steps to the next (dir 1) or previous (-1) node matching the find bar's criteria. */
+  findStep(dir = 1) {
+    if (!this.model) return null;
+    const q = this.findQuery();
+    const key = JSON.stringify(q);
+    if (!this.findState || this.findState.key !== key || this.findState.model !== this.model) {
+      const pred = matcher(q);
+      if (!pred) {
+        this.findState = null;
+        this.findCount.textContent = '';
+        this.setStatus('Type a move or #id, or give a depth, a value range or tick the sign test.');
+        this.invalidate();
+        return null;
+      }
+      const hits = findAll(this.model.root, pred);
+      this.findState = { key, model: this.model, hits, set: new Set(hits), at: -1 };
+      this.buildLegend();
+    }
+    const st = this.findState;
+    const what = q.text.trim() || 'the criteria';
+    if (!st.hits.length) {
+      this.findCount.textContent = '0 of 0';
+      this.setStatus(`No node matches “${what}”.`);
+      this.invalidate();
+      return null;
+    }
+    if (st.at < 0) {
+      // First step: the first match after (or before) the focus in depth-first order.
+      st.at = this.firstHitFrom(st.hits, dir);
+    } else st.at = (st.at + dir + st.hits.length) % st.hits.length;
+    const pick = st.hits[st.at];
+    this.focusById(pick.id, pick);
+    this.findCount.textContent = `${st.at + 1} of ${st.hits.length}`;
+    const why = q.signDiffers && staticScore(pick) !== null ? ` Its ${pick.eval ? 'evaluation' : 'pre-score'} is ${scoreText(staticScore(pick))}, its backed-up value ${scoreText(pick.value)}.` : '';
+    this.setStatus(`Match ${st.at + 1} of ${st.hits.length}: ${this.describe(pick)}${why}`);
+    return pick;
+  }
+
+  /** The index of the first hit after the focus (dir 1) or before it (dir -1), in pre-order. */
+  firstHitFrom(hits, dir) {
+    const f = this.focus && !this.focus.more ? this.focus : null;
+    if (!f) return dir > 0 ? 0 : hits.length - 1;
+    // Pre-order positions of the focus and hits: compare the paths from the root.
+    const pos = new Map();
+    let i = 0;
+    const stack = [this.model.root];
+    const want = new Set(hits);
+    want.add(f);
+    while (stack.length && pos.size < want.size) {
+      const n = stack.pop();
+      if (want.has(n)) pos.set(n, i);
+      i++;
+      for (let k = n.children.length - 1; k >= 0; k--) stack.push(n.children[k]);
+    }
+    const at = pos.get(f) ?? -1;
+    if (dir > 0) {
+      const j = hits.findIndex((h) => pos.get(h) > at);
+      return j < 0 ? 0 : j;
+    }
+    for (let j = hits.length - 1; j >= 0; j--) if (pos.get(hits[j]) < at) return j;
+    return hits.length - 1;
+  }
+
+  /** Finds by move text or #id (the find box), keeping the other criteria; dir 1 next, -1 previous. */
+  findNext(query, dir = 1) {
+    if (typeof query === 'string' && query !== this.findInput.value) this.findInput.value = query;
+    else if (query && typeof query === 'object') {
+      this.findInput.value = query.text ?? '';
+      this.findDepth.value = query.depth ?? '';
+      this.findMin.value = query.min ?? '';
+      this.findMax.value = query.max ?? '';
+      this.findSign.checked = !!query.signDiffers;
+    }
+    return this.findStep(dir);
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Compare two searches
+
+  openCompare() {
+    this.comparePanel.hidden = false;
+    this.compareText.focus();
+    if (this.comparePanel.scrollIntoView) this.comparePanel.scrollIntoView({ block: 'nearest' });
+  }
+
+  /** Loads the other search (text or parsed document) and compares; resolves to the summary. */
+  async compareWith(src, name = 'the other search') {
+    let result;
+    if (typeof src === 'string') {
+      if (src.length > WORKER_THRESHOLD && typeof Worker !== 'undefined') {
+        result = await Promise.resolve()
+          .then(() => this.parseInWorker(src))
+          .catch(() => importText(src));
+        if (result.ok && result.wire) result = { ok: true, model: fromWire(result.wire) };
+      } else result = importText(src);
+    } else result = importValue(src);
+    if (!result.ok) {
+      this.compareError.textContent = `${result.error.message}. The comparison is unchanged.`;
+      this.compareError.hidden = false;
+      this.setStatus(`Compare: ${result.error.message}.`);
+      return { ok: false, error: result.error };
+    }
+    this.compareError.textContent = '';
+    this.comparePanel.hidden = false;
+    this.other = { model: result.model, name };
+    this.recomputeDiff();
+    return { ok: true, ...this.comparisonSummary() };
+  }
+
+  clearCompare() {
+    this.other = null;
+    this.diff = null;
+    this.compareSummary.textContent = '';
+    this.compareError.textContent = '';
+    this.buildLegend();
+    this.invalidate();
+  }
+
+  recomputeDiff() {
+    if (!this.other || !this.model) {
+      this.diff = null;
+      return;
+    }
+    const t0 = performance.now();
+    this.diff = diffTrees(this.model.root, this.other.model.root);
+    this.diff.ms = performance.now() - t0;
+    this.compareSummary.textContent = this.comparisonSummary().text;
+    this.buildLegend();
+    this.invalidate();
+  }
+
+  comparisonSummary() {
+    const d = this.diff;
+    if (!d) return null;
+    const rb = d.rootBest;
+    const best = rb.here === rb.there ? `best move ${rb.here ?? '?'} in both` : `best move ${rb.there ?? '?'} → ${rb.here ?? '?'}`;
+    const parts = [best, `${d.valueChanged.toLocaleString('en')} node${d.valueChanged === 1 ? '' : 's'} changed value`, `best move changed at ${d.bestChanged.toLocaleString('en')} node${d.bestChanged === 1 ? '' : 's'}`, `${d.matched.toLocaleString('en')} matched`];
+    if (d.onlyHere) parts.push(`${d.onlyHere.toLocaleString('en')} only in this search`);
+    if (d.onlyThere) parts.push(`${d.onlyThere.toLocaleString('en')} only in the other`);
+    const text = `From ${this.other.name} to this search: ${parts.join('; ')}.`;
+    return { text, bestThere: rb.there, bestHere: rb.here, valueChanged: d.valueChanged, bestChanged: d.bestChanged, matched: d.matched, onlyHere: d.onlyHere, onlyThere: d.onlyThere };
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Subtree export
+
+  subtreeDoc(id) {
+    if (!this.model) return null;
+    let node;
+    if (id !== undefined && id !== null) node = findAll(this.model.root, (n) => String(n.id) === String(id))[0];
+    else node = this.focus && this.focus.more ? this.focus.parentNode : this.focus;
+    if (!node) return null;
+    return subtreeDocument(this.model, node);
+  }
+
+  downloadSubtree() {
+    const doc = this.subtreeDoc();
+    if (!doc) return;
+    let text;
+    try {
+      text = JSON.stringify(doc, null, 1);
+    } catch (e) {
+      this.setStatus(`Cannot write this subtree as JSON: ${e.message}.`);
+      return;
+    }
+    const path = doc.subtree.path.map((m) => String(m).replace(/[^\w-]+/g, '')).filter(Boolean).join('-');
+    const blob = new Blob([text], { type: 'application/json' });
+    const a = el('a', { href: URL.createObjectURL(blob), download: `${doc.game && doc.game !== 'unknown' ? doc.game : 'tree'}-subtree${path ? `-${path.slice(0, 60)}` : ''}.json` });
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(a.href), 10000);
+    this.setStatus(`Saved the subtree under ${nodeName(this.subtreeRoot())} (${(doc.stats.nodes + 1).toLocaleString('en')} nodes).`);
+  }
+
+  subtreeRoot() {
+    return this.focus && this.focus.more ? this.focus.parentNode : this.focus;
   }
 
   // -------------------------------------------------------------------------------------------

@@ -29,7 +29,7 @@ export class TreeFormatError extends Error {
   constructor(path, expected, found) {
     super(`${path}: expected ${expected}${found === undefined ? '' : `, found ${found}`}`);
     this.name = 'TreeFormatError';
-    this.path = path;
+    this.path = String(path);
     this.expected = expected;
   }
 }
@@ -371,6 +371,21 @@ function nativeNode(o, path) {
   return n;
 }
 
+/**
+ * A child's JSON path, written out only when an error message needs it (as `${path}`): building a
+ * string for each of a million nodes costs seconds and memory.
+ */
+class ChildPath {
+  constructor(parent, k) {
+    this.parent = parent;
+    this.k = k;
+  }
+
+  toString() {
+    return `${this.parent}.children[${this.k}]`;
+  }
+}
+
 /** Walks a foreign or native tree iteratively: `make(obj, path, depth)` builds a model node, `kids(obj)` lists raw children. */
 function buildTree(rootObj, rootPath, make, kids) {
   const root = make(rootObj, rootPath, 0);
@@ -381,7 +396,7 @@ function buildTree(rootObj, rootPath, make, kids) {
     const list = kids(obj, path);
     if (!list) continue;
     for (let k = 0; k < list.length; k++) {
-      const cp = `${path}.children[${k}]`;
+      const cp = new ChildPath(path, k);
       const child = make(list[k], cp, node.depth + 1);
       child.parent = node;
       child.depth = node.depth + 1;
@@ -395,15 +410,22 @@ function buildTree(rootObj, rootPath, make, kids) {
 
 function checkIds(root) {
   const seen = new Map();
-  const stack = [[root, '$.root']];
+  // The path of a node, found through its parents only when there is a duplicate.
+  const pathOf = (n) => {
+    const steps = [];
+    for (let m = n; m.parent; m = m.parent) steps.push(`.children[${m.parent.children.indexOf(m)}]`);
+    return `$.root${steps.reverse().join('')}`;
+  };
+  const stack = [root];
   while (stack.length) {
-    const [n, path] = stack.pop();
+    const n = stack.pop();
     if (n.id !== null) {
       const key = String(n.id);
-      if (seen.has(key)) throw new TreeFormatError(`${path}.id`, `a unique id (${key} is also used at ${seen.get(key)})`);
-      seen.set(key, path);
+      const other = seen.get(key);
+      if (other !== undefined) throw new TreeFormatError(`${pathOf(n)}.id`, `a unique id (${key} is also used at ${pathOf(other)})`);
+      seen.set(key, n);
     }
-    for (let k = n.children.length - 1; k >= 0; k--) stack.push([n.children[k], `${path}.children[${k}]`]);
+    for (let k = n.children.length - 1; k >= 0; k--) stack.push(n.children[k]);
   }
 }
 
@@ -902,17 +924,24 @@ class WireNode {
 
 /** The model as transferable arrays: `{ wire, transfer }` for postMessage. */
 export function toWire(model) {
+  // Pre-order, with each node's parent's position (no map from nodes to positions: at a million
+  // nodes it costs seconds).
   const order = [];
+  const parents = [];
   const stack = [model.root];
+  const pstack = [-1];
   while (stack.length) {
     const n = stack.pop();
+    const i = order.length;
     order.push(n);
-    for (let k = n.children.length - 1; k >= 0; k--) stack.push(n.children[k]);
+    parents.push(pstack.pop());
+    for (let k = n.children.length - 1; k >= 0; k--) {
+      stack.push(n.children[k]);
+      pstack.push(i);
+    }
   }
   const count = order.length;
-  const index = new Map();
-  order.forEach((n, i) => index.set(n, i));
-  const parent = new Int32Array(count);
+  const parent = Int32Array.from(parents);
   const kind = new Uint8Array(count);
   const flags = new Uint8Array(count);
   const nums = new Float64Array(count * NUMS.length);
@@ -921,7 +950,6 @@ export function toWire(model) {
   const heavy = new Array(count);
   for (let i = 0; i < count; i++) {
     const n = order[i];
-    parent[i] = n.parent ? index.get(n.parent) : -1;
     kind[i] = KINDS.indexOf(n.kind);
     flags[i] = (n.best ? 1 : 0) | (n.tt ? 2 : 0) | (n.inferred ? 4 : 0) | (BOUND_CODES.indexOf(n.bound) << 3);
     for (let j = 0; j < NUMS.length; j++) {

@@ -1,0 +1,165 @@
+#!/usr/bin/env node
+// Tree explorer benchmark: serves the page, generates search trees of about 10^4, 10^5 and 10^6 nodes
+// in the page, loads each as a pasted document would be, and prints parse, layout and first-paint
+// times and the frame times while panning and zooming (median and 95th percentile).
+//
+//   node scripts/tree-bench.mjs            # all three sizes
+//   node scripts/tree-bench.mjs 4 5        # only 10^4 and 10^5 (the exponents of ten)
+//
+// Needs playwright-core (npm install) and Chromium at /usr/bin/chromium (or $CHROMIUM).
+import { startServer, launch } from '../tests/e2e/harness.mjs';
+import { cpus } from 'node:os';
+
+const exps = process.argv.slice(2).map(Number).filter((e) => e >= 2 && e <= 7);
+const sizes = exps.length ? exps : [4, 5, 6];
+
+function quantile(xs, q) {
+  if (!xs.length) return NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(q * s.length))];
+}
+const f1 = (v) => (Number.isFinite(v) ? v.toFixed(1) : '–');
+
+const server = await startServer();
+const browser = await launch();
+const rows = [];
+try {
+  for (const e of sizes) {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
+    const errors = [];
+    page.on('pageerror', (err) => errors.push(err.message));
+    await page.goto(`${server.url}tree/`);
+    await page.waitForFunction(() => window.explorer && window.explorer.model());
+    // A tree with 10 children per node, e levels deep: (10^(e+1) - 1) / 9 nodes, values and
+    // pre-scores at every node, an evaluation breakdown at every leaf, a best line.
+    const gen = await page.evaluate((depth) => {
+      const t0 = performance.now();
+      const parts = [];
+      let id = 0;
+      let leaves = 0;
+      const B = 10;
+      // Written straight as text: building objects and stringifying them would double the memory.
+      const node = (d, maxing, move, best) => {
+        const me = id++;
+        const v = ((me * 7919) % 2001) / 10 - 100;
+        parts.push(`{"id":${me}${move ? `,"move":"${move}"` : ''},"kind":"${d === 0 ? 'leaf' : maxing ? 'max' : 'min'}","value":${v}${best ? ',"best":true' : ''},"prescore":{"total":${v / 2},"terms":[{"name":"mobility","raw":${me % 9},"weight":0.5,"value":${(me % 9) / 2}},{"name":"corners","raw":1,"weight":${v / 2 - (me % 9) / 2},"value":${v / 2 - (me % 9) / 2}}]}`);
+        if (d === 0) {
+          leaves++;
+          parts.push(`,"eval":{"total":${v},"terms":[{"name":"mobility","raw":1,"weight":${v},"value":${v}}]}}`);
+          return;
+        }
+        parts.push(',"children":[');
+        for (let i = 0; i < B; i++) {
+          if (i) parts.push(',');
+          node(d - 1, !maxing, `${String.fromCharCode(97 + i)}${d}`, best && i === 0);
+        }
+        parts.push(']}');
+      };
+      parts.push('{"format":"plyscope-tree","version":1,"game":"bench","engine":"tree-bench","algorithm":"minimax","perspective":"max","stats":{"nodes":0},"root":');
+      node(depth, true, null, true);
+      parts.push('}');
+      window.__benchText = parts.join('');
+      return { nodes: id, leaves, mb: window.__benchText.length / 1e6, genMs: performance.now() - t0 };
+    }, e);
+    // Load it as the "Load tree" button would (large texts parse in the worker).
+    const load = await page.evaluate(async () => {
+      const x = window.explorer;
+      const r = await x.loadText(window.__benchText, 'bench');
+      window.__benchText = null;
+      await new Promise((res) => requestAnimationFrame(() => requestAnimationFrame(res)));
+      return { ok: r.ok, nodes: r.nodes, ...x.timings() };
+    });
+    if (!load.ok) throw new Error(`10^${e}: the document did not load`);
+    // Open up to 20,000 nodes breadth first, then pan and zoom with the mouse while recording frames.
+    const open = await page.evaluate(async () => {
+      const x = window.explorer;
+      const t = performance.now();
+      const shown = x.expandAll(20000);
+      await new Promise((res) => requestAnimationFrame(() => requestAnimationFrame(res)));
+      const ms = performance.now() - t;
+      await new Promise((res) => setTimeout(res, 400));
+      return { shown, ms, layoutMs: x.timings().layoutMs };
+    });
+    const box = await page.locator('[data-testid=tree-view] canvas').boundingBox();
+    const measure = async (name, act) => {
+      await page.evaluate(() => {
+        window.explorer.recordFrames(true);
+        window.__frames = [];
+        window.__recording = true;
+        let last = performance.now();
+        const tick = (now) => {
+          window.__frames.push(now - last);
+          last = now;
+          if (window.__recording) requestAnimationFrame(tick);
+        };
+        requestAnimationFrame(tick);
+      });
+      await act();
+      return page.evaluate((nm) => {
+        window.__recording = false;
+        return { name: nm, frames: window.__frames.slice(1), draws: window.explorer.recordFrames(false) };
+      }, name);
+    };
+    const cx = box.x + box.width / 2;
+    const cy = box.y + box.height / 2;
+    const pan = await measure('pan', async () => {
+      await page.mouse.move(cx, cy);
+      await page.mouse.down();
+      for (let i = 1; i <= 60; i++) await page.mouse.move(cx - i * 6, cy - Math.sin(i / 6) * 120);
+      await page.mouse.up();
+    });
+    const zoom = await measure('zoom', async () => {
+      await page.mouse.move(cx, cy);
+      for (let i = 0; i < 25; i++) await page.mouse.wheel(0, 120);
+      for (let i = 0; i < 25; i++) await page.mouse.wheel(0, -120);
+    });
+    // One click on a collapsed node, to the next painted frame.
+    const click = await page.evaluate(async () => {
+      const x = window.explorer;
+      x.collapseAll();
+      await new Promise((res) => setTimeout(res, 400));
+      const id = x.model().root.children[3].id;
+      const b = x.nodeBox(id);
+      const canvas = document.querySelector('[data-testid=tree-view] canvas');
+      const t = performance.now();
+      for (const type of ['pointerdown', 'pointerup']) canvas.dispatchEvent(new PointerEvent(type, { clientX: b.x, clientY: b.y, button: 0, bubbles: true, pointerId: 1 }));
+      await new Promise((res) => requestAnimationFrame(() => requestAnimationFrame(res)));
+      return performance.now() - t;
+    });
+    const frames = [...pan.frames, ...zoom.frames];
+    const draws = [...pan.draws, ...zoom.draws];
+    const row = {
+      size: `10^${e}`,
+      nodes: gen.nodes,
+      mb: gen.mb,
+      parse: load.parseMs,
+      layout: load.layoutMs,
+      firstPaint: load.firstPaintMs,
+      expandShown: open.shown,
+      expandMs: open.ms,
+      expandLayout: open.layoutMs,
+      frameMed: quantile(frames, 0.5),
+      frameP95: quantile(frames, 0.95),
+      drawMed: quantile(draws, 0.5),
+      drawP95: quantile(draws, 0.95),
+      frames: frames.length,
+      clickMs: click,
+      errors,
+    };
+    rows.push(row);
+    console.log(
+      `${row.size}: ${row.nodes.toLocaleString('en')} nodes, ${row.mb.toFixed(1)} MB; parse ${f1(row.parse)} ms, layout ${f1(row.layout)} ms, first paint ${f1(row.firstPaint)} ms; ` +
+        `expand ${row.expandShown.toLocaleString('en')} shown in ${f1(row.expandMs)} ms (layout ${f1(row.expandLayout)} ms); ` +
+        `pan+zoom frames median ${f1(row.frameMed)} ms, p95 ${f1(row.frameP95)} ms (${row.frames} frames; drawing median ${f1(row.drawMed)} ms, p95 ${f1(row.drawP95)} ms); ` +
+        `click to expand ${f1(row.clickMs)} ms${errors.length ? `; ERRORS ${errors.join(' | ')}` : ''}`,
+    );
+    await page.close();
+  }
+} finally {
+  await browser.close();
+  server.stop();
+}
+console.log(`\n${new Date().toISOString().slice(0, 10)}, ${cpus().length} cores (${cpus()[0] ? cpus()[0].model.trim() : '?'}), shared with other jobs; headless Chromium, 1280×860.\n`);
+console.log('| nodes | JSON | parse | layout | first paint | pan/zoom frame median | p95 | drawing median | p95 | open up to 20,000 nodes | click to expand |');
+console.log('| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+for (const r of rows) console.log(`| ${r.nodes.toLocaleString('en')} | ${r.mb.toFixed(0)} MB | ${f1(r.parse)} ms | ${f1(r.layout)} ms | ${f1(r.firstPaint)} ms | ${f1(r.frameMed)} ms | ${f1(r.frameP95)} ms | ${f1(r.drawMed)} ms | ${f1(r.drawP95)} ms | ${f1(r.expandMs)} ms (${r.expandShown.toLocaleString('en')}) | ${f1(r.clickMs)} ms |`);
