@@ -310,9 +310,12 @@ function render(lastMove) {
     el.textBoard.hidden = false;
     el.textBoard.textContent = state.position;
   }
-  if (adapter && !cursor) {
-    const first = moveCells()[0];
-    cursor = first ? { x: first.x, y: first.y } : { x: 0, y: 0 };
+  // As in the seed: each turn starts with the cursor on the first valid move (unless it is on one).
+  if (adapter) {
+    const cells = moveCells();
+    const onMove = cursor && cells.some((c) => c.x === cursor.x && c.y === cursor.y);
+    if (!onMove && cells.length) cursor = { x: cells[0].x, y: cells[0].y };
+    if (!cursor) cursor = { x: 0, y: 0 };
   }
   updateBoardDecor();
 
@@ -330,7 +333,7 @@ function render(lastMove) {
   el.score.replaceChildren();
   state.players.forEach((name, p) => {
     const s = document.createElement('span');
-    s.className = 'side';
+    s.className = 'score-side';
     s.dataset.testid = `score-${p}`;
     if (p === i && !state.outcome) s.classList.add('to-move');
     const chip = document.createElement('span');
@@ -534,7 +537,7 @@ async function aiMove(i) {
 
 function showSummary(r) {
   const st = r.stats || {};
-  const value = Number.isFinite(r.value) ? ` value ${Math.round(r.value * 100) / 100},` : '';
+  const value = Number.isFinite(r.value) && r.reason !== 'random' ? ` value ${Math.round(r.value * 100) / 100},` : '';
   el.aiSummary.textContent = `AI played ${r.move}:${value} ${formatCount(st.nodes || 0)} nodes, ${Math.round(st.time_ms || 0)} ms`;
 }
 
@@ -879,7 +882,27 @@ async function start() {
 }
 
 // Hooks for tests and the curious.
-window.plyscope = { client, settings, get state() { return state; }, get board() { return board; }, get view() { return view; } };
+window.plyscope = {
+  client,
+  settings,
+  get state() {
+    return state;
+  },
+  get board() {
+    return board;
+  },
+  get view() {
+    return view;
+  },
+  get thinking() {
+    return !!thinking;
+  },
+  /** The client (CSS pixel) centre of the cell a move text points at, or null. */
+  cellCenterOf(move) {
+    const t = adapter && view ? adapter.target(move, view) : null;
+    return t && board ? board.cellCenter(t.x, t.y) : null;
+  },
+};
 
 start();
 

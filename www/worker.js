@@ -36,7 +36,7 @@ const ops = {
     try {
       if (start) e.setPosition(start);
       for (const m of moves) e.play(m);
-      for (const m of [...redo].reverse()) e.play(m);
+      for (const m of redo) e.play(m); // redo lists the next move first
       for (let i = 0; i < redo.length; i++) e.undo();
     } catch (err) {
       e.free();

@@ -225,7 +225,7 @@ export class GridBoard {
     ctx.fillStyle = th.hint;
     for (const h of this.decor.hints || []) {
       ctx.beginPath();
-      ctx.arc(x0 + (h.x + 0.5) * cell, y0 + (h.y + 0.5) * cell, cell * 0.14, 0, Math.PI * 2);
+      ctx.arc(x0 + (h.x + 0.5) * cell, y0 + (h.y + 0.5) * cell, cell * (this.style === 'marks' ? 0.08 : 0.13), 0, Math.PI * 2);
       ctx.fill();
     }
 

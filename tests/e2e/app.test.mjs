@@ -1,0 +1,341 @@
+// End-to-end tests of the playing page: a whole game by clicking the canvas, the tree after an AI
+// move, saving across reloads, offline use, refused input, the keyboard, and a crashed engine.
+// Screenshots go to target/screenshots/app-*.png.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, launch, shot, watchErrors } from './harness.mjs';
+
+let server;
+let browser;
+
+before(async () => {
+  server = await startServer();
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  server?.stop();
+});
+
+const DESKTOP = { width: 1280, height: 800 };
+const PHONE = { width: 390, height: 844 };
+
+/** A fresh context (empty storage) and a page on the app, with the engine ready. */
+async function openApp(viewport = DESKTOP, url = server.url) {
+  const context = await browser.newContext({ viewport, deviceScaleFactor: viewport === PHONE ? 3 : 1 });
+  const page = await context.newPage();
+  const errors = watchErrors(page);
+  await page.goto(url);
+  await ready(page);
+  return { context, page, errors };
+}
+
+async function ready(page) {
+  await page.waitForFunction(() => window.plyscope && window.plyscope.state, null, { timeout: 20000 });
+}
+
+const state = (page) => page.evaluate(() => window.plyscope.state);
+
+/** Picks a game from the picker and waits for its start position. */
+async function pickGame(page, id) {
+  await page.selectOption('[data-testid=game-select]', id);
+  await page.waitForFunction((g) => window.plyscope.state.game === g && window.plyscope.state.history.length === 0, id);
+}
+
+async function setLevel(page, side, level) {
+  await page.selectOption(`[data-testid=side-${side}-level]`, level);
+}
+
+/** The game the tests play: Reversi once it is in the engine, tic-tac-toe until then. */
+async function mainGame(page) {
+  const ids = await page.$$eval('[data-testid=game-select] option', (os) => os.map((o) => o.value));
+  return ids.includes('reversi') ? 'reversi' : 'tictactoe';
+}
+
+/** Clicks the board on the cell of `move` (or its button when it has no cell, e.g. pass). */
+async function clickMove(page, move) {
+  const c = await page.evaluate((m) => window.plyscope.cellCenterOf(m), move);
+  if (c) await page.mouse.click(c.x, c.y);
+  else await page.click(`[data-testid=move-buttons] button[data-move="${move}"]`);
+}
+
+/** Waits until the human (side 0) may move or the game is over. */
+async function humanTurn(page) {
+  await page.waitForFunction(
+    () => {
+      const p = window.plyscope;
+      return p.state.outcome || (p.state.players.indexOf(p.state.to_move) === 0 && !p.thinking);
+    },
+    null,
+    { timeout: 30000 },
+  );
+}
+
+test('a whole game against the Random AI, played by clicking the canvas', async () => {
+  const { context, page, errors } = await openApp();
+  const game = await mainGame(page);
+  await pickGame(page, game);
+  await setLevel(page, 0, 'human');
+  await setLevel(page, 1, 'random');
+  await shot(page, 'app-01-start');
+  let moves = 0;
+  for (;;) {
+    await humanTurn(page);
+    const s = await state(page);
+    if (s.outcome) break;
+    const before = s.history.length;
+    await clickMove(page, s.legal[0].move);
+    await page.waitForFunction((n) => window.plyscope.state.history.length > n, before);
+    moves++;
+    if (moves === 2) await shot(page, 'app-02-midgame');
+    assert.ok(moves < 80, 'the game should end');
+  }
+  const s = await state(page);
+  assert.ok(s.outcome, 'the game is over');
+  const banner = page.locator('[data-testid=banner]');
+  await banner.waitFor({ state: 'visible' });
+  assert.match(await banner.innerText(), /wins!|Draw!/);
+  // The banner's text fits its box.
+  const fit = await banner.evaluate((b) => {
+    const span = b.querySelector('span');
+    return span.getBoundingClientRect().width <= b.getBoundingClientRect().width;
+  });
+  assert.ok(fit, 'the banner text fits');
+  const listed = await page.locator('[data-testid=move-list] li').count();
+  assert.equal(listed, s.history.length);
+  await shot(page, 'app-03-game-over');
+  assert.deepEqual(errors.filter((e) => !/explorer|404/.test(e)), []);
+  await context.close();
+});
+
+test('clicks are refused while the AI is to move, and the AI answers', async () => {
+  const { context, page } = await openApp();
+  await pickGame(page, 'tictactoe');
+  await setLevel(page, 0, 'alphabeta');
+  await setLevel(page, 1, 'alphabeta');
+  await page.click('[data-testid=pause]');
+  await page.waitForFunction(() => window.plyscope.settings.paused);
+  const s0 = await state(page);
+  // Human input is blocked: it is an AI's turn (paused).
+  await clickMove(page, s0.legal[0].move);
+  await page.waitForTimeout(200);
+  assert.equal((await state(page)).history.length, 0);
+  assert.match(await page.locator('[data-testid=message]').innerText(), /AI/);
+  // Step plays exactly one AI move.
+  await page.click('[data-testid=step]');
+  await page.waitForFunction(() => window.plyscope.state.history.length === 1);
+  await page.waitForTimeout(600);
+  assert.equal((await state(page)).history.length, 1);
+  // Resume: AI vs AI plays to the end (alpha-beta both sides: a draw).
+  await page.click('[data-testid=pause]');
+  await page.waitForFunction(() => window.plyscope.state.outcome, null, { timeout: 30000 });
+  assert.equal((await state(page)).outcome, 'draw');
+  await shot(page, 'app-04-ai-vs-ai-draw');
+  await context.close();
+});
+
+test('after an AI move the tree explorer shows the search', async (t) => {
+  const { context, page } = await openApp();
+  const hasExplorer = await page.evaluate(async () => (await fetch('/tree/explorer.js')).ok);
+  if (!hasExplorer) {
+    t.skip('www/tree/explorer.js is not in this build');
+    await context.close();
+    return;
+  }
+  await pickGame(page, await mainGame(page));
+  await setLevel(page, 0, 'human');
+  await setLevel(page, 1, 'alphabeta');
+  const s = await state(page);
+  await clickMove(page, s.legal[0].move);
+  await humanTurn(page);
+  const view = page.locator('[data-testid=tree-view]');
+  await view.waitFor({ state: 'visible' });
+  await page.waitForFunction(() => document.querySelector('[data-testid=tree-view]').textContent.trim().length > 0);
+  const aiMove = (await state(page)).history[1];
+  assert.ok((await view.textContent()).includes(aiMove), `the tree shows the AI's move ${aiMove}`);
+  await page.locator('[data-testid=tree-panel]').scrollIntoViewIfNeeded();
+  await shot(page, 'app-05-tree');
+  await context.close();
+});
+
+test('a reload mid-game restores the game and the settings', async () => {
+  const { context, page } = await openApp();
+  const game = await mainGame(page);
+  await pickGame(page, game);
+  await setLevel(page, 1, 'easy');
+  for (let i = 0; i < 2; i++) {
+    await humanTurn(page);
+    const s = await state(page);
+    await clickMove(page, s.legal[s.legal.length - 1].move);
+    await page.waitForFunction((n) => window.plyscope.state.history.length > n, s.history.length);
+  }
+  await humanTurn(page);
+  // Undo one move so that the redo list is part of what must survive.
+  await page.click('[data-testid=undo]');
+  await page.waitForFunction(() => window.plyscope.state.redo.length > 0);
+  const before = await state(page);
+  await page.reload();
+  await ready(page);
+  const after = await state(page);
+  assert.equal(after.game, game);
+  assert.equal(after.position, before.position);
+  assert.deepEqual(after.history, before.history);
+  assert.deepEqual(after.redo, before.redo);
+  assert.equal(await page.inputValue('[data-testid=side-1-level]'), 'easy');
+  await shot(page, 'app-06-restored');
+  await context.close();
+});
+
+test('after one visit the app loads and an AI answers with the network off', async () => {
+  const own = await startServer();
+  const { context, page } = await openApp(DESKTOP, own.url);
+  await page.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+  });
+  // The page is controlled once the worker has claimed it; reload once to be sure every file went
+  // through it.
+  await page.reload();
+  await ready(page);
+  await page.waitForFunction(() => !!navigator.serviceWorker.controller);
+  own.stop();
+  await context.setOffline(true);
+  await page.reload();
+  await ready(page);
+  await setLevel(page, 0, 'human');
+  await setLevel(page, 1, 'alphabeta');
+  const s = await state(page);
+  const n = s.history.length;
+  if (s.outcome || s.players.indexOf(s.to_move) !== 0) {
+    await page.click('[data-testid=new-game]');
+    await page.waitForFunction(() => window.plyscope.state.history.length === 0);
+  }
+  const s2 = await state(page);
+  await clickMove(page, s2.legal[0].move);
+  await page.waitForFunction(() => window.plyscope.state.history.length >= 2, null, { timeout: 20000 });
+  assert.ok((await state(page)).history.length >= Math.min(n, 0) + 2);
+  await shot(page, 'app-07-offline');
+  await context.close();
+});
+
+test('a bad position or a bad move is refused with a message and the game is unchanged', async () => {
+  const { context, page } = await openApp();
+  await pickGame(page, 'tictactoe');
+  await setLevel(page, 1, 'human');
+  await clickMove(page, 'b2');
+  await page.waitForFunction(() => window.plyscope.state.history.length === 1);
+  const before = await state(page);
+  await page.click('[data-testid=position-box] summary, #position-box summary');
+  await page.fill('[data-testid=position-text]', 'XXQ------ O');
+  await page.click('[data-testid=set-position]');
+  const msg = page.locator('[data-testid=message]');
+  await page.waitForFunction(() => document.querySelector('[data-testid=message]').classList.contains('error'));
+  assert.match(await msg.innerText(), /character 3/);
+  assert.deepEqual(await state(page), before);
+  assert.equal(await page.inputValue('[data-testid=position-text]'), before.position);
+
+  await page.fill('[data-testid=move-input]', 'b2');
+  await page.click('[data-testid=play-move]');
+  await page.waitForFunction(() => /taken/.test(document.querySelector('[data-testid=message]').textContent));
+  await page.fill('[data-testid=move-input]', '<img src=x onerror=alert(1)>');
+  await page.click('[data-testid=play-move]');
+  await page.waitForFunction(() => /cannot read move/.test(document.querySelector('[data-testid=message]').textContent));
+  assert.equal(await page.locator('[data-testid=message] img').count(), 0, 'move text is shown as text');
+  assert.deepEqual(await state(page), before);
+  await shot(page, 'app-08-refused');
+
+  // A good position is taken.
+  await page.fill('[data-testid=position-text]', 'XX-OO---- X');
+  await page.click('[data-testid=set-position]');
+  await page.waitForFunction(() => window.plyscope.state.position === 'XX-OO---- X');
+  await context.close();
+});
+
+test('keyboard: arrows, space, page up/down, enter, and the Konami code', async () => {
+  const { context, page } = await openApp();
+  await pickGame(page, 'tictactoe');
+  await setLevel(page, 1, 'human');
+  await page.focus('[data-testid=board]');
+  // Left/Right cycle the valid moves in reading order; Space plays the highlighted one.
+  await page.keyboard.press('ArrowRight'); // a1 -> b1
+  await page.keyboard.press('ArrowRight'); // -> c1
+  await page.keyboard.press('ArrowLeft'); // -> b1
+  await page.keyboard.press('Space');
+  await page.waitForFunction(() => window.plyscope.state.history.length === 1);
+  assert.deepEqual((await state(page)).history, ['b1']);
+  // The cursor lands on the first valid move (a1); Down moves it freely to a2, Shift+Right to b2.
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Shift+ArrowRight');
+  await page.keyboard.press('Space');
+  await page.waitForFunction(() => window.plyscope.state.history.length === 2);
+  assert.deepEqual((await state(page)).history, ['b1', 'b2']);
+  // The new turn starts on the first valid move (a1); Right skips the taken b1: c1, then a2.
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('Space');
+  await page.waitForFunction(() => window.plyscope.state.history.length === 3);
+  assert.deepEqual((await state(page)).history, ['b1', 'b2', 'a2']);
+  // Page Down raises player two's level; Page Up lowers it back to Human.
+  await page.keyboard.press('PageDown');
+  assert.equal(await page.inputValue('[data-testid=side-1-level]'), 'random');
+  await page.keyboard.press('PageUp');
+  assert.equal(await page.inputValue('[data-testid=side-1-level]'), 'human');
+  await page.keyboard.press('PageUp');
+  assert.equal(await page.inputValue('[data-testid=side-1-level]'), 'human');
+  await page.click('[data-testid=help-toggle], #help-toggle');
+  await shot(page, 'app-09-keyboard-help');
+  await page.focus('[data-testid=board]');
+  // Enter restarts.
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => window.plyscope.state.history.length === 0);
+  // The Konami code.
+  for (const k of ['ArrowUp', 'ArrowUp', 'ArrowDown', 'ArrowDown', 'ArrowLeft', 'ArrowRight', 'ArrowLeft', 'ArrowRight', 'b', 'a']) {
+    await page.keyboard.press(k);
+  }
+  await page.waitForFunction(() => document.body.classList.contains('konami'));
+  assert.match(await page.locator('#toast').innerText(), /unlocked/);
+  await shot(page, 'app-10-konami');
+  await context.close();
+});
+
+test('a crashed engine is reported, restarted, and the game kept', async () => {
+  const { context, page } = await openApp();
+  await pickGame(page, 'tictactoe');
+  await setLevel(page, 1, 'human');
+  for (const m of ['a1', 'b2', 'c3']) {
+    await clickMove(page, m);
+    await page.waitForFunction((mv) => window.plyscope.state.history.includes(mv), m);
+  }
+  await page.click('[data-testid=undo]');
+  await page.waitForFunction(() => window.plyscope.state.redo.length === 1);
+  const before = await state(page);
+  await page.evaluate(() => window.plyscope.client.panic().catch(() => {}));
+  const err = page.locator('[data-testid=engine-error]');
+  await err.waitFor({ state: 'visible' });
+  assert.match(await err.innerText(), /crashed/);
+  await page.evaluate(() => window.plyscope.client.ready);
+  const after = await page.evaluate(() => window.plyscope.client.state());
+  assert.deepEqual(after, before);
+  // And it still plays.
+  await page.click('[data-testid=redo]');
+  await page.waitForFunction(() => window.plyscope.state.history.length === 3);
+  await shot(page, 'app-11-crash-recovered');
+  await context.close();
+});
+
+test('phone-size layout: the board fits the width and nothing overflows', async () => {
+  const { context, page } = await openApp(PHONE);
+  await pickGame(page, await mainGame(page));
+  const box = await page.locator('[data-testid=board]').boundingBox();
+  assert.ok(box.width > 250 && box.x >= 0 && box.x + box.width <= PHONE.width, `board box ${JSON.stringify(box)}`);
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert.ok(overflow <= 0, `horizontal overflow ${overflow}px`);
+  // The canvas is drawn at the device's pixel ratio.
+  const ratio = await page.evaluate(() => {
+    const c = document.querySelector('[data-testid=board]');
+    return c.width / c.getBoundingClientRect().width;
+  });
+  assert.ok(Math.abs(ratio - 3) < 0.05, `canvas pixel ratio ${ratio}`);
+  await shot(page, 'app-12-phone');
+  await context.close();
+});
