@@ -1,6 +1,14 @@
 //! The search itself: one recursive function for minimax, alpha-beta and expectimax, a root driver
 //! with iterative deepening, budgets and the randomness quotient, and the document builder.
 
+// The search passes windows, depths and handles explicitly and indexes children it reorders in
+// place; these lints would push it towards shapes that cost speed or clarity here.
+#![allow(
+    clippy::type_complexity,
+    clippy::too_many_arguments,
+    clippy::needless_range_loop
+)]
+
 use super::config::{Algorithm, Progress, RootMove, SearchConfig, SearchResult};
 use super::tt::Table;
 use crate::core::{
@@ -24,6 +32,9 @@ pub struct Hooks<'a> {
     pub progress: Option<&'a mut dyn FnMut(&Progress)>,
     /// Interval between progress calls; 100 ms when zero.
     pub progress_every_ms: f64,
+    /// When the tree is recorded: called with the tree of each completed iteration of iterative
+    /// deepening, as it completes (for a live view).
+    pub iteration: Option<&'a mut dyn FnMut(&TreeDocument)>,
 }
 
 /// A child of a node, made once and kept while the node is searched (copy-make).
@@ -107,12 +118,16 @@ pub fn search<G: Game, E: Evaluator<G>>(
 /// Recorders the root driver can restart between iterations.
 trait Restart: Recorder + Sized {
     fn fresh(&self) -> Self;
+    fn snapshot(&self, pv: &[String]) -> Option<(crate::tree::Node, bool)>;
     fn into_tree(self, pv: &[String]) -> Option<(crate::tree::Node, bool)>;
 }
 
 impl Restart for NoRecorder {
     fn fresh(&self) -> Self {
         NoRecorder
+    }
+    fn snapshot(&self, _: &[String]) -> Option<(crate::tree::Node, bool)> {
+        None
     }
     fn into_tree(self, _: &[String]) -> Option<(crate::tree::Node, bool)> {
         None
@@ -124,6 +139,9 @@ impl Restart for TreeRecorder {
         TreeRecorder::new(self.cap())
     }
     fn into_tree(self, pv: &[String]) -> Option<(crate::tree::Node, bool)> {
+        self.snapshot(pv)
+    }
+    fn snapshot(&self, pv: &[String]) -> Option<(crate::tree::Node, bool)> {
         let truncated = self.truncated();
         self.build(pv).map(|n| (n, truncated))
     }
@@ -219,7 +237,7 @@ fn run<G: Game, E: Evaluator<G>, R: Restart>(
     let mut partial: Option<(Vec<RootMove<G::Move>>, Vec<Vec<G::Move>>, R)> = None;
     for depth in first_depth..=max_depth {
         s.depth = depth;
-        let (values, pvs, complete) = s.root_iteration(root, &mut root_kids[..searched], depth);
+        let (values, pvs, complete) = s.root_iteration(root, &mut root_kids, searched, depth);
         let rec = {
             let fresh = s.rec.fresh();
             std::mem::replace(&mut s.rec, fresh)
@@ -240,6 +258,11 @@ fn run<G: Game, E: Evaluator<G>, R: Restart>(
             let reordered: Vec<Child<G>> = order.iter().map(|&i| root_kids[i].clone()).collect();
             root_kids[..searched].clone_from_slice(&reordered);
             done = Some((roots, pvs, depth, rec));
+            if R::ACTIVE && s.hooks.iteration.is_some() {
+                if let Some((roots, pvs, depth, rec)) = &done {
+                    s.report_iteration(root, roots, pvs, *depth, rec);
+                }
+            }
             if s.aborted || s.out_of_time_for_next() {
                 break;
             }
@@ -305,16 +328,7 @@ fn run<G: Game, E: Evaluator<G>, R: Restart>(
     let pv = ranked[k].1.clone();
     let root_moves: Vec<RootMove<G::Move>> = ranked.into_iter().map(|r| r.0).collect();
 
-    let stats = Stats {
-        nodes: s.nodes,
-        leaves: s.leaves,
-        time_ms: ((now_ms() - start) * 1000.0).round() / 1000.0,
-        prune_events: s.prune_events,
-        pruned_nodes: s.pruned_nodes,
-        tt_hits: s.tt_hits,
-        depth_reached,
-        truncated: false,
-    };
+    let stats = s.stats(depth_reached);
     let pv_text = pv_texts(root, &pv);
     let mut result = SearchResult {
         best: Some(chosen.mv),
@@ -443,7 +457,58 @@ fn document<G: Game, E: Evaluator<G>>(
     }
 }
 
+impl<G: Game, E: Evaluator<G>, R: Restart> Searcher<'_, '_, G, E, R> {
+    /// Sends the tree of a completed iteration to the `iteration` hook.
+    fn report_iteration(
+        &mut self,
+        root: &G,
+        roots: &[RootMove<G::Move>],
+        pvs: &[Vec<G::Move>],
+        depth: u32,
+        rec: &R,
+    ) {
+        let Some(best) =
+            (0..roots.len()).max_by(|&a, &b| roots[a].value.total_cmp(&roots[b].value))
+        else {
+            return;
+        };
+        let pv_text = pv_texts(root, &pvs[best]);
+        let Some((node, truncated)) = rec.snapshot(&pv_text) else {
+            return;
+        };
+        let mut stats = self.stats(depth);
+        stats.truncated = truncated;
+        let interim = SearchResult {
+            best: Some(roots[best].mv),
+            value: roots[best].value,
+            pv: pvs[best].clone(),
+            rank: 1,
+            reason: "best",
+            root_moves: Vec::new(),
+            stats,
+            tree: None,
+        };
+        let doc = document(root, self.eval, self.cfg, &interim, node, self.root_player);
+        if let Some(cb) = self.hooks.iteration.as_mut() {
+            cb(&doc);
+        }
+    }
+}
+
 impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder> Searcher<'a, 'h, G, E, R> {
+    fn stats(&self, depth_reached: u32) -> Stats {
+        Stats {
+            nodes: self.nodes,
+            leaves: self.leaves,
+            time_ms: ((now_ms() - self.start) * 1000.0).round() / 1000.0,
+            prune_events: self.prune_events,
+            pruned_nodes: self.pruned_nodes,
+            tt_hits: self.tt_hits,
+            depth_reached,
+            truncated: false,
+        }
+    }
+
     fn ensure_ply(&mut self, ply: usize) {
         while self.kids.len() <= ply + 1 {
             self.kids.push(Vec::new());
@@ -557,9 +622,11 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder> Searcher<'a, 'h, G, E, R> {
     fn root_iteration(
         &mut self,
         root: &G,
-        kids: &mut [Child<G>],
+        all_kids: &mut [Child<G>],
+        searched: usize,
         depth: u32,
     ) -> (Vec<(usize, f64, bool)>, Vec<Vec<G::Move>>, bool) {
+        let (kids, left_out) = all_kids.split_at_mut(searched);
         self.ensure_ply(1);
         self.root_done = 0;
         self.root_total = kids.len();
@@ -614,6 +681,17 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder> Searcher<'a, 'h, G, E, R> {
         }
         let complete = !self.aborted;
         if R::ACTIVE {
+            if !left_out.is_empty() {
+                let moves: Vec<String> = left_out.iter().map(|k| root.format_move(k.mv)).collect();
+                self.rec.pruned(
+                    moves,
+                    "branching_limit",
+                    GHOST,
+                    best,
+                    f64::NEG_INFINITY,
+                    f64::INFINITY,
+                );
+            }
             let kind = NodeKind::Max;
             let value = (!values.is_empty()).then_some(best);
             self.rec.close(h, kind, value, Bound::Exact, None, false);
