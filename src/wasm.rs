@@ -229,6 +229,7 @@ impl Engine {
             stop: None,
             progress: Some(&mut report),
             progress_every_ms: progress_ms.filter(|&ms| ms > 0.0).unwrap_or(50.0),
+            ..Hooks::default()
         };
         let r = self.session.search(&cfg, hooks).map_err(err)?;
         serde_json::to_string(&r)
