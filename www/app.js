@@ -426,8 +426,11 @@ function setProgress(p) {
   el.bar.setAttribute('aria-valuenow', String(Math.round(f * 100)));
   if (!p) el.progressText.textContent = '';
   else {
-    const moves = p.root_total ? `${p.root_done}/${p.root_total} moves` : '';
-    el.progressText.textContent = `${moves}${p.depth ? `, depth ${p.depth}` : ''} · ${formatCount(p.nodes)} nodes`;
+    const parts = [];
+    if (p.root_total) parts.push(`${p.root_done}/${p.root_total} moves`);
+    if (p.depth) parts.push(`depth ${p.depth}`);
+    parts.push(`${formatCount(p.nodes)} nodes`);
+    el.progressText.textContent = parts.join(' · ');
   }
 }
 

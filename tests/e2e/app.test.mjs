@@ -339,3 +339,49 @@ test('phone-size layout: the board fits the width and nothing overflows', async 
   await shot(page, 'app-12-phone');
   await context.close();
 });
+
+test('while the AI thinks: progress, blocked input, a responsive page, and cancel', async (t) => {
+  const { context, page } = await openApp();
+  if ((await mainGame(page)) !== 'reversi') {
+    t.skip('needs Reversi (a search long enough to watch)');
+    await context.close();
+    return;
+  }
+  await pickGame(page, 'reversi');
+  await setLevel(page, 0, 'human');
+  await setLevel(page, 1, 'alphabeta');
+  await page.fill('[data-testid=side-1-depth]', '12');
+  await page.dispatchEvent('[data-testid=side-1-depth]', 'change');
+  await clickMove(page, 'd3');
+  await page.waitForFunction(() => window.plyscope.thinking);
+  // Progress reports arrive while the search runs (at least every 100 ms).
+  const texts = await page.evaluate(async () => {
+    const seen = new Set();
+    const t0 = performance.now();
+    while (performance.now() - t0 < 1200) {
+      seen.add(document.querySelector('[data-testid=progress-text]').textContent);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    return [...seen];
+  });
+  assert.ok(texts.length >= 6, `progress changed only ${texts.length} times in 1.2 s: ${texts.join(' | ')}`);
+  assert.ok(texts.some((x) => /nodes/.test(x)));
+  await shot(page, 'app-13-thinking');
+  // Clicks are refused while the AI thinks, and the page answers at once.
+  const t0 = Date.now();
+  await clickMove(page, 'c3');
+  assert.ok(Date.now() - t0 < 1000, 'the page stays responsive');
+  assert.match(await page.locator('[data-testid=message]').innerText(), /AI/);
+  assert.deepEqual((await state(page)).history, ['d3']);
+  // Cancel stops the search; the AI pauses and the game is unchanged.
+  await page.click('[data-testid=cancel]');
+  await page.waitForFunction(() => !window.plyscope.thinking && window.plyscope.settings.paused);
+  assert.deepEqual((await state(page)).history, ['d3']);
+  // The fresh worker has the game: lower the depth and step one AI move.
+  await page.fill('[data-testid=side-1-depth]', '2');
+  await page.dispatchEvent('[data-testid=side-1-depth]', 'change');
+  await page.click('[data-testid=step]');
+  await page.waitForFunction(() => window.plyscope.state.history.length === 2, null, { timeout: 20000 });
+  await shot(page, 'app-14-after-cancel');
+  await context.close();
+});
