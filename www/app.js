@@ -900,6 +900,9 @@ window.plyscope = {
   get thinking() {
     return !!thinking;
   },
+  get explorer() {
+    return explorer;
+  },
   /** The client (CSS pixel) centre of the cell a move text points at, or null. */
   cellCenterOf(move) {
     const t = adapter && view ? adapter.target(move, view) : null;

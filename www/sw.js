@@ -21,7 +21,16 @@ const CORE = [
   '/pkg/plyscope_bg.wasm',
 ];
 // Files that may not exist in every build (the tree explorer and its examples): cached when present.
-const OPTIONAL = ['./tree/explorer.js', './examples/index.json'];
+const OPTIONAL = [
+  './tree/explorer.js',
+  './tree/explorer.css',
+  './tree/format.js',
+  './tree/import.js',
+  './tree/parse-worker.js',
+  './tree/index.html',
+  './tree-format.schema.json',
+  './examples/index.json',
+];
 
 async function precache() {
   const cache = await caches.open(CACHE);

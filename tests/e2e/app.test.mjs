@@ -151,9 +151,17 @@ test('after an AI move the tree explorer shows the search', async (t) => {
   await humanTurn(page);
   const view = page.locator('[data-testid=tree-view]');
   await view.waitFor({ state: 'visible' });
-  await page.waitForFunction(() => document.querySelector('[data-testid=tree-view]').textContent.trim().length > 0);
   const aiMove = (await state(page)).history[1];
-  assert.ok((await view.textContent()).includes(aiMove), `the tree shows the AI's move ${aiMove}`);
+  await page.waitForFunction(() => window.plyscope.explorer?.current()?.chosen);
+  const shown = await page.evaluate(() => {
+    const x = window.plyscope.explorer;
+    return { chosen: x.current().chosen.move, game: x.current().game, stats: x.stats() };
+  });
+  assert.equal(shown.chosen, aiMove, "the explorer shows the search of the AI's move");
+  assert.equal(shown.game, (await state(page)).game);
+  assert.ok(shown.stats.nodes > 10 && shown.stats.shown > 1, `explorer stats ${JSON.stringify(shown.stats)}`);
+  const vb = await view.boundingBox();
+  assert.ok(vb.width > 200 && vb.height > 150, `tree view box ${JSON.stringify(vb)}`);
   await page.locator('[data-testid=tree-panel]').scrollIntoViewIfNeeded();
   await shot(page, 'app-05-tree');
   await context.close();
