@@ -7,6 +7,7 @@
 
 use crate::games::{new_session, AnySession, CATALOGUE};
 use crate::search::{Hooks, Progress, SearchConfig};
+use crate::tree::TreeDocument;
 use serde::Serialize;
 use std::sync::Once;
 use wasm_bindgen::prelude::*;
@@ -210,6 +211,8 @@ impl Engine {
     /// `SearchConfig` fields, e.g. `{"algorithm": "alphabeta", "depth": 4, "record_tree": true}`).
     /// `progress`, when given, is called about every `progress_ms` milliseconds (50 when 0 or
     /// absent) with `{nodes, depth, root_done, root_total, fraction, elapsed_ms}`.
+    /// `iteration`, when given and the tree is recorded, is called with the tree document of each
+    /// completed iteration of iterative deepening (for a live view).
     /// Returns the search report as a JSON string: `{move, value, pv, rank, reason, root_moves,
     /// stats, tree?}`.
     pub fn search(
@@ -217,6 +220,7 @@ impl Engine {
         options_json: &str,
         progress: Option<js_sys::Function>,
         progress_ms: Option<f64>,
+        iteration: Option<js_sys::Function>,
     ) -> Result<String, JsError> {
         let cfg = SearchConfig::from_json(options_json).map_err(err)?;
         let mut report = |p: &Progress| {
@@ -225,11 +229,20 @@ impl Engine {
                 let _ = f.call1(&JsValue::NULL, &v);
             }
         };
+        let mut each_iteration = |doc: &TreeDocument| {
+            if let (Some(f), Ok(v)) = (iteration.as_ref(), to_js(doc)) {
+                let _ = f.call1(&JsValue::NULL, &v);
+            }
+        };
         let hooks = Hooks {
             stop: None,
             progress: Some(&mut report),
             progress_every_ms: progress_ms.filter(|&ms| ms > 0.0).unwrap_or(50.0),
-            ..Hooks::default()
+            iteration: if iteration.is_some() {
+                Some(&mut each_iteration)
+            } else {
+                None
+            },
         };
         let r = self.session.search(&cfg, hooks).map_err(err)?;
         serde_json::to_string(&r)

@@ -74,6 +74,7 @@ let cursor = null;
 let selected = null; // a chosen source cell, for games whose moves go from a cell to a cell
 let lastTree = null;
 let explorer = null;
+let liveShown = false; // the explorer shows an unfinished search's tree
 
 const client = new EngineClient({
   onCrash(message) {
@@ -500,9 +501,19 @@ async function aiMove(i) {
   const side = settings.sides[i];
   let report;
   try {
-    report = await client.search(searchOptions(side), (p) => {
-      if (thinking === token) setProgress(p);
-    });
+    const opts = searchOptions(side);
+    const live = opts.time_ms || opts.iterative_deepening;
+    report = await client.search(
+      opts,
+      (p) => {
+        if (thinking === token) setProgress(p);
+      },
+      live
+        ? (doc) => {
+            if (thinking === token) showTree(doc, true);
+          }
+        : undefined,
+    );
   } catch (e) {
     if (thinking === token) {
       thinking = null;
@@ -799,7 +810,7 @@ document.addEventListener('keydown', (ev) => {
 async function mountTree() {
   try {
     const mod = await import('./tree/explorer.js');
-    explorer = mod.mountExplorer(el.treeRoot);
+    explorer = mod.mountExplorer(el.treeRoot, { editorOpen: false, decorateTooltip: previewInTooltip });
     if (lastTree) explorer.showDocument(lastTree);
   } catch (e) {
     console.warn('tree explorer not available:', e);
@@ -807,11 +818,38 @@ async function mountTree() {
   }
 }
 
-function showTree(doc) {
+/** Adds a small board of the node's position to the explorer's tooltip. */
+function previewInTooltip(element, { moves, model }) {
+  const doc = lastTree;
+  const game = doc?.game;
+  const a = game && adapterFor(game);
+  if (!a || !Array.isArray(moves)) return;
+  const canvas = document.createElement('canvas');
+  canvas.className = 'tree-preview';
+  canvas.width = canvas.height = 1;
+  canvas.setAttribute('aria-hidden', 'true');
+  element.append(canvas);
+  const root = doc.root_position || null;
+  client
+    .preview(game, root, moves)
+    .then((pos) => {
+      if (!canvas.isConnected) return;
+      const b = new GridBoard(canvas, a.style);
+      const v = a.parse(pos, game);
+      const last = moves.length ? a.target(moves[moves.length - 1], v) : null;
+      b.setView(v, { last, labels: null });
+      setTimeout(() => b.destroy(), 1000);
+    })
+    .catch(() => canvas.remove());
+  void model;
+}
+
+function showTree(doc, live = false) {
   lastTree = doc;
   if (explorer) {
     try {
-      explorer.showDocument(doc);
+      explorer.showDocument(doc, { keepView: live || liveShown });
+      liveShown = live;
     } catch (e) {
       console.error('the tree explorer failed', e);
     }

@@ -61,6 +61,10 @@ export class EngineClient {
       p.onProgress?.(msg.progress);
       return;
     }
+    if ('iteration' in msg) {
+      p.onIteration?.(msg.iteration);
+      return;
+    }
     this.pending.delete(msg.id);
     if ('ok' in msg) p.resolve(msg.ok);
     else if (msg.fatal) {
@@ -69,18 +73,18 @@ export class EngineClient {
     } else p.reject(new Error(msg.err));
   }
 
-  post(op, args, onProgress) {
+  post(op, args, onProgress, onIteration) {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject, onProgress });
+      this.pending.set(id, { resolve, reject, onProgress, onIteration });
       this.worker.postMessage({ id, op, args });
     });
   }
 
   /** Sends a request once the worker is ready; resolves with its answer or rejects with its error. */
-  async call(op, args = [], onProgress) {
+  async call(op, args = [], onProgress, onIteration) {
     await this.ready;
-    return this.post(op, args, onProgress);
+    return this.post(op, args, onProgress, onIteration);
   }
 
   /** Stops whatever the worker is doing (a search): pending requests reject with Cancelled. */
@@ -159,9 +163,16 @@ export class EngineClient {
   state() {
     return this.call('state');
   }
-  /** Searches with the given options; `onProgress` gets the worker's progress reports. */
-  search(options, onProgress) {
-    return this.call('search', [options], onProgress);
+  /**
+   * Searches with the given options; `onProgress` gets the worker's progress reports and
+   * `onIteration`, when given, the tree of each completed iteration (iterative deepening).
+   */
+  search(options, onProgress, onIteration) {
+    return this.call('search', [options, !!onIteration], onProgress, onIteration);
+  }
+  /** The position text after `moves` from `position` (null: the start), without touching the game. */
+  preview(game, position, moves) {
+    return this.call('preview', [game, position, moves]);
   }
   /** Makes the engine panic (for tests of the recovery). */
   panic() {

@@ -2,7 +2,8 @@
 //
 // Request:  {id, op, args}     Reply: {id, ok: value} or {id, err: message, fatal?: true}
 // While a search runs it also posts {id, progress: {fraction, nodes, depth, root_done, root_total,
-// elapsed_ms}} about every 50 ms. A "fatal" error means the WebAssembly instance trapped (a Rust
+// elapsed_ms}} about every 50 ms, and, when asked for a live tree, {id, iteration: treeDocument}
+// after each completed iteration of iterative deepening. A "fatal" error means the WebAssembly instance trapped (a Rust
 // panic): it cannot be trusted any more and the page starts a fresh worker.
 import init, { Engine } from '/pkg/plyscope.js';
 
@@ -46,9 +47,26 @@ const ops = {
     engine = e;
     return engine.state();
   },
-  search(options, id) {
-    const json = need().search(JSON.stringify(options), (p) => postMessage({ id, progress: p }), 50);
+  search(options, id, live) {
+    const json = need().search(
+      JSON.stringify(options),
+      (p) => postMessage({ id, progress: p }),
+      50,
+      live ? (doc) => postMessage({ id, iteration: doc }) : undefined,
+    );
     return JSON.parse(json);
+  },
+  // The position after `moves` from `position`, for board previews (a separate engine: the game is
+  // not touched).
+  preview(game, position, moves) {
+    const e = new Engine(game);
+    try {
+      if (position) e.setPosition(position);
+      for (const m of moves) e.play(m);
+      return e.position();
+    } finally {
+      e.free();
+    }
   },
   panic: () => need().debugPanic(),
 };
@@ -59,7 +77,7 @@ onmessage = async (ev) => {
     await ready;
     const fn = ops[op];
     if (!fn) throw new Error(`unknown operation ${op}`);
-    const ok = op === 'search' ? fn(args[0], id) : fn(...args);
+    const ok = op === 'search' ? fn(args[0], id, args[1]) : fn(...args);
     postMessage({ id, ok });
   } catch (e) {
     const fatal = e instanceof WebAssembly.RuntimeError;

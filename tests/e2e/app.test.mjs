@@ -162,7 +162,19 @@ test('after an AI move the tree explorer shows the search', async (t) => {
   assert.ok(shown.stats.nodes > 10 && shown.stats.shown > 1, `explorer stats ${JSON.stringify(shown.stats)}`);
   const vb = await view.boundingBox();
   assert.ok(vb.width > 200 && vb.height > 150, `tree view box ${JSON.stringify(vb)}`);
+  // Hovering a node shows a preview of its position, computed by the engine from the root position.
   await page.locator('[data-testid=tree-panel]').scrollIntoViewIfNeeded();
+  const box = await page.evaluate((mv) => {
+    const x = window.plyscope.explorer;
+    const kid = x.current().root.children.find((c) => c.move === mv);
+    return kid && x.nodeBox(kid.id);
+  }, aiMove);
+  assert.ok(box, 'the chosen move is shown in the tree');
+  await page.mouse.move(box.x, box.y);
+  await page.waitForFunction(() => {
+    const c = document.querySelector('[data-testid=tree-tooltip] canvas.tree-preview');
+    return c && c.width > 50;
+  });
   await shot(page, 'app-05-tree');
   await context.close();
 });

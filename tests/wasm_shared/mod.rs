@@ -57,9 +57,9 @@ fn bad_positions_bad_games_and_bad_options_are_refused() {
     let msg = error_text(e.set_position("XXQ------ O").unwrap_err());
     assert!(msg.contains("character 3"), "message: {msg}");
     assert_eq!(strings(e.history().unwrap()), vec!["a1"]);
-    let msg = error_text(e.search("{\"depth\": 0}", None, None).unwrap_err());
+    let msg = error_text(e.search("{\"depth\": 0}", None, None, None).unwrap_err());
     assert!(msg.contains("depth"), "message: {msg}");
-    let msg = error_text(e.search("{\"dpth\": 3}", None, None).unwrap_err());
+    let msg = error_text(e.search("{\"dpth\": 3}", None, None, None).unwrap_err());
     assert!(msg.contains("dpth"), "message: {msg}");
     e.set_position("XX-OO---- X").unwrap();
     assert_eq!(e.to_move(), "x");
@@ -108,6 +108,7 @@ fn search_returns_a_report_with_a_tree_document_that_parses() {
             r#"{"algorithm":"minimax","depth":6,"record_tree":true,"node_cap":5000}"#,
             Some(func),
             Some(0.001),
+            None,
         )
         .unwrap();
     let report: serde_json::Value = serde_json::from_str(&json).unwrap();
@@ -150,7 +151,28 @@ fn a_whole_game_ends_with_an_outcome() {
     }
     assert_eq!(e.to_move(), "over");
     assert_eq!(e.outcome().as_deref(), Some("x wins"));
-    assert!(error_text(e.search("{}", None, None).unwrap_err()).contains("over"));
+    assert!(error_text(e.search("{}", None, None, None).unwrap_err()).contains("over"));
     let msg = error_text(e.play("c3").unwrap_err());
     assert!(msg.contains("over"), "message: {msg}");
+}
+
+#[wasm_bindgen_test]
+fn iterative_deepening_reports_each_iteration_tree() {
+    let mut e = Engine::new("tictactoe").unwrap();
+    e.play("b2").unwrap();
+    let depths = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
+    let seen = depths.clone();
+    let cb = wasm_bindgen::closure::Closure::<dyn FnMut(JsValue)>::new(move |doc: JsValue| {
+        let doc: TreeDocument = serde_wasm_bindgen::from_value(doc).expect("a tree document");
+        seen.borrow_mut().push(doc.stats.depth_reached);
+    });
+    let func: js_sys::Function = cb.as_ref().clone().into();
+    e.search(
+        r#"{"algorithm":"alphabeta","depth":4,"iterative_deepening":true,"record_tree":true}"#,
+        None,
+        None,
+        Some(func),
+    )
+    .unwrap();
+    assert_eq!(*depths.borrow(), vec![1, 2, 3, 4]);
 }
