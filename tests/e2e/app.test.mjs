@@ -148,7 +148,7 @@ test('after an AI move the tree explorer shows the search', async (t) => {
   await setLevel(page, 1, 'alphabeta');
   const s = await state(page);
   await clickMove(page, s.legal[0].move);
-  await humanTurn(page);
+  await page.waitForFunction(() => window.plyscope.state.history.length >= 2, null, { timeout: 20000 });
   const view = page.locator('[data-testid=tree-view]');
   await view.waitFor({ state: 'visible' });
   const aiMove = (await state(page)).history[1];
