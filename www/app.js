@@ -177,7 +177,7 @@ function renderPlayers() {
     sel.dataset.testid = `side-${i}-level`;
     sel.id = `side-${i}-level`;
     levelLabel.htmlFor = sel.id;
-    for (const l of LEVELS) sel.append(new Option(l.name, l.id, false, l.id === side.level));
+    for (const l of LEVELS) sel.append(new Option(levelName(l.id), l.id, false, l.id === side.level));
     sel.addEventListener('change', () => {
       setLevel(i, sel.value);
     });
@@ -216,12 +216,18 @@ function renderPlayers() {
   });
 }
 
+/** A level's name; in games with chance the strongest level runs expectimax. */
+function levelName(id) {
+  if (id === 'alphabeta' && gameEntry(state?.game ?? settings.game)?.chance) return 'Expectimax';
+  return LEVELS.find((l) => l.id === id).name;
+}
+
 function setLevel(i, level) {
   settings.sides[i].level = level;
   renderPlayers();
   save();
   if (thinking && !isAi(sideIndex())) stopThinking();
-  say(`${playerName(state?.players[i] ?? `player ${i + 1}`)} is now ${LEVELS.find((l) => l.id === level).name}.`);
+  say(`${playerName(state?.players[i] ?? `player ${i + 1}`)} is now ${levelName(level)}.`);
   advance();
 }
 
@@ -248,7 +254,9 @@ function searchOptions(side) {
     case 'hard':
       return { ...o, algorithm: 'minimax', depth: side.depth };
     default: {
-      const a = { ...o, algorithm: 'alphabeta', depth: side.depth };
+      // Alpha-beta does not apply across chance turns: games with chance use expectimax there.
+      const algorithm = entry?.chance ? 'expectimax' : 'alphabeta';
+      const a = { ...o, algorithm, depth: side.depth };
       if (side.time > 0) a.time_ms = side.time;
       return a;
     }
@@ -327,7 +335,7 @@ function render(lastMove) {
   else {
     const who = playerName(state.to_move);
     const level = settings.sides[i]?.level;
-    const what = level && level !== 'human' ? `${LEVELS.find((l) => l.id === level).name} AI` : 'human';
+    const what = level && level !== 'human' ? `${levelName(level)} AI` : 'human';
     const paused = isAi(i) && settings.paused ? ' (AI paused)' : '';
     el.turn.textContent = `${who} to move — ${what}${paused}`;
   }
@@ -337,12 +345,15 @@ function render(lastMove) {
     s.className = 'score-side';
     s.dataset.testid = `score-${p}`;
     if (p === i && !state.outcome) s.classList.add('to-move');
-    const chip = document.createElement('span');
-    chip.className = 'chip';
-    chip.style.background = pieceColour(p);
-    s.append(chip);
+    if (adapter?.style !== 'tiles') {
+      const chip = document.createElement('span');
+      chip.className = 'chip';
+      chip.style.background = pieceColour(p);
+      s.append(chip);
+    }
     let text = playerName(name);
     if (adapter?.score && view) text += ` ${view.cells.filter((c) => c === p).length}`;
+    if (view?.note) text += ` · ${view.note}`;
     s.append(document.createTextNode(text));
     el.score.append(s);
   });
@@ -750,6 +761,13 @@ document.addEventListener('keydown', (ev) => {
     return;
   }
   if (ev.altKey) return;
+  // Games whose moves are directions (Threes' swipes): the arrows play them.
+  const dir = { ArrowLeft: 'left', ArrowRight: 'right', ArrowUp: 'up', ArrowDown: 'down' }[ev.key];
+  if (dir && !ev.shiftKey && state && !moveCells().length && state.legal.some((m) => m.move === dir)) {
+    ev.preventDefault();
+    humanPlay(dir);
+    return;
+  }
   switch (ev.key) {
     case 'ArrowLeft':
       ev.preventDefault();

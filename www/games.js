@@ -3,7 +3,8 @@
 //
 // An adapter: {geometry, style, parse(position, gameId) -> view, target(move) -> {x, y} | null,
 // source(move) -> {x, y} | null, cellName(x, y), colLabel(x), rowLabel(y), score?: bool}.
-// A view: {w, h, cells: Array<0 | 1 | null>, walls: Set<index>, toMove: 0 | 1 | null}.
+// A view: {w, h, cells: Array<0 | 1 | null>, walls: Set<index>, toMove: 0 | 1 | null, note?}
+// (in the 'tiles' style, cells hold card values instead of players).
 // Games without an adapter are played through the move buttons and shown as position text.
 
 const letters = 'abcdefghijklmnopqrstuvwxyz';
@@ -87,7 +88,38 @@ const ataxx = {
   rowLabel: (y) => String(7 - y),
 };
 
+/**
+ * Threes: rows top to bottom split by `/`, cells by spaces (a card value or `.`), then
+ * `| deck a b c | next h`. Cells hold card values (numbers) rather than players; swipes have no cell.
+ */
+const threes = {
+  geometry: 'grid',
+  style: 'tiles',
+  score: false,
+  parse(pos) {
+    const [board = '', ...rest] = pos.split('|');
+    const rows = board.trim().split('/').map((r) => r.trim().split(/\s+/));
+    const h = rows.length;
+    const w = Math.max(...rows.map((r) => r.length));
+    const cells = [];
+    for (const r of rows) for (let x = 0; x < w; x++) cells.push(/^\d+$/.test(r[x] || '') ? Number(r[x]) : null);
+    const info = rest.map((t) => t.trim()).filter(Boolean);
+    const next = info.find((t) => t.startsWith('next '));
+    return { w, h, cells, walls: new Set(), toMove: 0, note: next ? `Next card: ${next.slice(5)}` : '' };
+  },
+  target() {
+    return null;
+  },
+  source() {
+    return null;
+  },
+  cellName: (x, y) => `${letters[x]}${y + 1}`,
+  colLabel: (x) => letters[x],
+  rowLabel: (y) => String(y + 1),
+};
+
 export const adapters = {
+  threes,
   tictactoe: rowsFromTop(3, 'marks', false),
   reversi: rowsFromTop(reversiSize, 'discs', true),
   ataxx,

@@ -22,6 +22,19 @@ const THEMES = {
     players: ['#161616', '#f4f4f0'],
     rims: ['#000000', '#b9b9b2'],
   },
+  tiles: {
+    board: '#cfe3e0',
+    boardAlt: '#cfe3e0',
+    line: '#cfe3e0',
+    frame: '#b7d1cd',
+    label: '#55706c',
+    hint: 'rgba(0,0,0,0)',
+    last: '#e0a000',
+    cursor: '#1e64c8',
+    wall: '#888',
+    players: ['#161616', '#f4f4f0'],
+    rims: ['#000000', '#b9b9b2'],
+  },
   marks: {
     board: '#fbf7ee',
     boardAlt: '#fbf7ee',
@@ -94,8 +107,8 @@ export class GridBoard {
         const x = i % view.w;
         const y = Math.floor(i / view.w);
         const dist = origin ? Math.max(Math.abs(x - origin.x), Math.abs(y - origin.y)) : 0;
-        if (a == null && b != null) this.anims.set(i, { kind: 'place', to: b, start: now, delay: 0 });
-        else if (a != null && b != null) {
+        if (b != null && (a == null || this.style === 'tiles')) this.anims.set(i, { kind: 'place', to: b, start: now, delay: 0 });
+        else if (a != null && b != null && this.style !== 'tiles') {
           this.anims.set(i, { kind: 'flip', from: a, to: b, start: now, delay: PLACE_MS * 0.5 + dist * 45 });
         }
       }
@@ -286,7 +299,26 @@ export class GridBoard {
     ctx.save();
     ctx.translate(cx, cy);
     ctx.scale(Math.max(sx, 0.001), Math.max(sy, 0.001));
-    if (this.style === 'marks') {
+    if (this.style === 'tiles') {
+      // A card: 1 blue, 2 red, 3 and up white with dark figures.
+      const v = p;
+      const face = v === 1 ? '#66b3ff' : v === 2 ? '#ff6680' : '#ffffff';
+      const ink = v <= 2 ? '#ffffff' : v >= 96 ? '#c0392b' : '#1f2420';
+      const s = cell * 0.84;
+      ctx.fillStyle = 'rgba(0,0,0,0.18)';
+      roundRect(ctx, -s / 2, -s / 2 + cell * 0.04, s, s, cell * 0.1);
+      ctx.fill();
+      ctx.fillStyle = face;
+      roundRect(ctx, -s / 2, -s / 2, s, s, cell * 0.1);
+      ctx.fill();
+      const text = String(v);
+      ctx.fillStyle = ink;
+      ctx.textAlign = 'center';
+      ctx.textBaseline = 'middle';
+      const size = cell * (text.length <= 2 ? 0.38 : text.length === 3 ? 0.3 : 0.24);
+      ctx.font = `700 ${Math.round(size)}px system-ui, sans-serif`;
+      ctx.fillText(text, 0, cell * 0.02);
+    } else if (this.style === 'marks') {
       ctx.strokeStyle = this.playerColour(p, now);
       ctx.lineWidth = cell * 0.11;
       ctx.lineCap = 'round';
