@@ -227,6 +227,7 @@ function setLevel(i, level) {
   renderPlayers();
   save();
   if (thinking && !isAi(sideIndex())) stopThinking();
+  if (state) render();
   say(`${playerName(state?.players[i] ?? `player ${i + 1}`)} is now ${levelName(level)}.`);
   advance();
 }
@@ -477,6 +478,7 @@ function stopThinking() {
   client.cancel();
   setProgress(null);
   updateControls();
+  updateBoardDecor();
 }
 
 /** Takes the next automatic step: nature's move, or the AI's, if it is their turn. */

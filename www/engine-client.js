@@ -111,8 +111,9 @@ export class EngineClient {
       this.pending.clear();
       return;
     }
-    this.onCrash(message);
+    // Restart first, so that whatever onCrash asks for goes to the fresh worker after the replay.
     this.restart();
+    this.onCrash(message);
   }
 
   remember(state, start) {

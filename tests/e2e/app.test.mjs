@@ -302,6 +302,7 @@ test('keyboard: arrows, space, page up/down, enter, and the Konami code', async 
   assert.equal(await page.inputValue('[data-testid=side-1-level]'), 'human');
   await page.keyboard.press('PageUp');
   assert.equal(await page.inputValue('[data-testid=side-1-level]'), 'human');
+  await page.waitForFunction(() => window.plyscope.board.decor.showCursor && !window.plyscope.thinking);
   await page.click('[data-testid=help-toggle], #help-toggle');
   await shot(page, 'app-09-keyboard-help');
   await page.focus('[data-testid=board]');
@@ -403,5 +404,35 @@ test('while the AI thinks: progress, blocked input, a responsive page, and cance
   await page.click('[data-testid=step]');
   await page.waitForFunction(() => window.plyscope.state.history.length === 2, null, { timeout: 20000 });
   await shot(page, 'app-14-after-cancel');
+  await context.close();
+});
+
+test('the explorer follows a running search, one iteration at a time', async (t) => {
+  const { context, page } = await openApp();
+  const hasExplorer = await page.evaluate(async () => (await fetch('/tree/explorer.js')).ok);
+  if (!hasExplorer || (await mainGame(page)) !== 'reversi') {
+    t.skip('needs the tree explorer and Reversi');
+    await context.close();
+    return;
+  }
+  await pickGame(page, 'reversi');
+  await setLevel(page, 0, 'human');
+  await setLevel(page, 1, 'alphabeta');
+  await page.fill('[data-testid=side-1-depth]', '12');
+  await page.dispatchEvent('[data-testid=side-1-depth]', 'change');
+  await page.fill('[data-testid=side-1-time]', '2500');
+  await page.dispatchEvent('[data-testid=side-1-time]', 'change');
+  await clickMove(page, 'd3');
+  // While the AI still thinks, the explorer already shows a completed iteration's tree.
+  await page.waitForFunction(
+    () => window.plyscope.thinking && window.plyscope.explorer.current()?.stats?.depth_reached >= 2,
+    null,
+    { timeout: 10000 },
+  );
+  await page.locator('[data-testid=tree-panel]').scrollIntoViewIfNeeded();
+  await shot(page, 'app-15-live-tree');
+  await page.waitForFunction(() => window.plyscope.state.history.length === 2, null, { timeout: 20000 });
+  const final = await page.evaluate(() => window.plyscope.explorer.current());
+  assert.equal(final.chosen.move, (await state(page)).history[1]);
   await context.close();
 });
