@@ -436,3 +436,32 @@ test('the explorer follows a running search, one iteration at a time', async (t)
   assert.equal(final.chosen.move, (await state(page)).history[1]);
   await context.close();
 });
+
+test('installable: the manifest names the app and its icons load', async () => {
+  const { context, page } = await openApp();
+  const href = await page.getAttribute('link[rel=manifest]', 'href');
+  const result = await page.evaluate(async (h) => {
+    const url = new URL(h, location.href);
+    const m = await (await fetch(url)).json();
+    const icons = [];
+    for (const i of m.icons) {
+      const r = await fetch(new URL(i.src, url));
+      const blob = await r.blob();
+      let size = null;
+      if (i.type === 'image/png') {
+        const bmp = await createImageBitmap(blob);
+        size = `${bmp.width}x${bmp.height}`;
+      }
+      icons.push({ src: i.src, ok: r.ok, type: r.headers.get('content-type'), sizes: i.sizes, size });
+    }
+    return { name: m.name, short: m.short_name, display: m.display, start: m.start_url, icons };
+  }, href);
+  assert.equal(result.short, 'Plyscope');
+  assert.equal(result.display, 'standalone');
+  for (const i of result.icons) {
+    assert.ok(i.ok, `icon ${i.src} loads`);
+    if (i.size) assert.equal(i.size, i.sizes, `icon ${i.src} has the size it claims`);
+  }
+  assert.ok(result.icons.some((i) => i.sizes === '192x192') && result.icons.some((i) => i.sizes === '512x512'));
+  await context.close();
+});
