@@ -331,6 +331,7 @@ function render(lastMove) {
 
   // Status and score.
   const i = sideIndex();
+  describeBoard(entry);
   if (state.outcome) el.turn.textContent = 'Game over';
   else if (state.to_move === 'chance') el.turn.textContent = 'Dealing…';
   else {
@@ -398,6 +399,19 @@ function render(lastMove) {
 
   if (document.activeElement !== el.positionText) el.positionText.value = state.position;
   updateControls();
+}
+
+/** The board's text alternative: the game, who is to move, the score, the last move. */
+function describeBoard(entry) {
+  const parts = [entry ? entry.name : state.game];
+  if (state.outcome) parts.push(outcomeBanner(state.outcome));
+  else if (state.players.includes(state.to_move)) parts.push(`${playerName(state.to_move)} to move`);
+  if (adapter?.score && view) {
+    parts.push(state.players.map((n, p) => `${playerName(n)} ${view.cells.filter((c) => c === p).length}`).join(', '));
+  }
+  const last = state.history[state.history.length - 1];
+  if (last) parts.push(`last move ${last}`);
+  el.canvas.setAttribute('aria-label', `${parts.join('; ')}. Click a cell or use the arrow keys and Space.`);
 }
 
 function updateControls() {

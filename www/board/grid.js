@@ -242,6 +242,13 @@ export class GridBoard {
       ctx.fill();
     }
 
+    // The last move, under the piece, on boards whose pieces are marks (a dot would cross them).
+    if (this.decor.last && this.style !== 'discs') {
+      const c = this.decor.last;
+      ctx.fillStyle = 'rgba(255, 196, 0, 0.22)';
+      ctx.fillRect(x0 + c.x * cell, y0 + c.y * cell, cell, cell);
+    }
+
     // Pieces, with their animations.
     for (let i = 0; i < v.cells.length; i++) {
       const x = i % v.w;
@@ -278,7 +285,7 @@ export class GridBoard {
       ctx.strokeRect(x0 + c.x * cell + g, y0 + c.y * cell + g, cell - 2 * g, cell - 2 * g);
     };
     const lw = Math.max(2, cell * 0.06);
-    if (this.decor.last) {
+    if (this.decor.last && this.style === 'discs') {
       const c = this.decor.last;
       ctx.fillStyle = th.last;
       ctx.beginPath();
