@@ -725,3 +725,12 @@ fn iterative_deepening_reports_each_completed_iteration_tree() {
     );
     assert_eq!(last.stats.depth_reached, 5);
 }
+
+#[test]
+fn deepening_stops_once_every_line_ends_in_a_finished_game() {
+    // From the empty board, depth 9 reaches the end of every game: deeper iterations are pointless.
+    let cfg = SearchConfig { depth: 64, time_ms: Some(60_000), seed: Some(1), ..Default::default() };
+    let r = search(&TicTacToe::new(), &TicTacToeEval::Lines, &cfg, Hooks::default()).unwrap();
+    assert_eq!(r.stats.depth_reached, 9);
+    assert_eq!(r.value, 0.0);
+}

@@ -58,6 +58,8 @@ struct Searcher<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder> {
     prune_events: u64,
     pruned_nodes: u64,
     tt_hits: u64,
+    /// Static evaluations made because the depth ran out (not at finished games).
+    horizon_leaves: u64,
     start: f64,
     deadline: Option<f64>,
     next_check: u64,
@@ -168,6 +170,7 @@ fn run<G: Game, E: Evaluator<G>, R: Restart>(
         prune_events: 0,
         pruned_nodes: 0,
         tt_hits: 0,
+        horizon_leaves: 0,
         start,
         deadline: cfg.time_ms.map(|t| start + t as f64),
         next_check: CHECK_EVERY.min(cfg.node_budget.unwrap_or(u64::MAX)),
@@ -235,9 +238,14 @@ fn run<G: Game, E: Evaluator<G>, R: Restart>(
 
     let mut done: Option<(Vec<RootMove<G::Move>>, Vec<Vec<G::Move>>, u32, R)> = None;
     let mut partial: Option<(Vec<RootMove<G::Move>>, Vec<Vec<G::Move>>, R)> = None;
+    // Durations of the last two iterations, to guess what the next one costs.
+    let mut durations = (0.0f64, 0.0f64);
     for depth in first_depth..=max_depth {
         s.depth = depth;
+        let began = now_ms();
+        let (horizon_before, tt_before) = (s.horizon_leaves, s.tt_hits);
         let (values, pvs, complete) = s.root_iteration(root, &mut root_kids, searched, depth);
+        durations = (durations.1, now_ms() - began);
         let rec = {
             let fresh = s.rec.fresh();
             std::mem::replace(&mut s.rec, fresh)
@@ -263,7 +271,9 @@ fn run<G: Game, E: Evaluator<G>, R: Restart>(
                     s.report_iteration(root, roots, pvs, *depth, rec);
                 }
             }
-            if s.aborted || s.out_of_time_for_next() {
+            // Every line of this iteration ended in a finished game: deeper ones would repeat it.
+            let solved = s.horizon_leaves == horizon_before && s.tt_hits == tt_before;
+            if s.aborted || solved || s.out_of_time_for_next(durations) {
                 break;
             }
         } else {
@@ -584,13 +594,18 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder> Searcher<'a, 'h, G, E, R> {
         }
     }
 
-    /// Whether the last iteration took so long that the next one cannot finish in the time left.
-    fn out_of_time_for_next(&self) -> bool {
+    /// Whether the next iteration cannot finish in the time left, guessing its cost from the
+    /// last two iterations' durations (their ratio is the effective branching factor, kept
+    /// between 1.5 and 8).
+    fn out_of_time_for_next(&self, (before_last, last): (f64, f64)) -> bool {
         match self.deadline {
             Some(d) => {
-                let now = now_ms();
-                // A new iteration costs several times the last; do not start one that cannot finish.
-                now + (now - self.start) * 2.0 > d
+                let growth = if before_last > 0.05 {
+                    (last / before_last).clamp(1.5, 8.0)
+                } else {
+                    4.0
+                };
+                now_ms() + last * growth > d
             }
             None => false,
         }
@@ -736,7 +751,10 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder> Searcher<'a, 'h, G, E, R> {
                 }
                 v
             }
-            _ if depth == 0 || (prob < self.cfg.chance_cutoff) => self.leaf(pos, h),
+            _ if depth == 0 || (prob < self.cfg.chance_cutoff) => {
+                self.horizon_leaves += 1;
+                self.leaf(pos, h)
+            }
             Turn::Chance => self.chance(pos, depth, ply, prob, h),
             Turn::Player(p) => self.player(pos, p, depth, ply, alpha, beta, prob, h),
         }
