@@ -74,6 +74,7 @@ let cursor = null;
 let selected = null; // a chosen source cell, for games whose moves go from a cell to a cell
 let lastTree = null;
 let explorer = null;
+let previewClient = null; // started on the first board preview
 let liveShown = false; // the explorer shows an unfinished search's tree
 
 const client = new EngineClient({
@@ -864,7 +865,9 @@ function previewInTooltip(element, { moves, model }) {
   canvas.setAttribute('aria-hidden', 'true');
   element.append(canvas);
   const root = doc.root_position || null;
-  client
+  // A second engine worker of its own, so that previews answer even while the AI searches.
+  previewClient ??= new EngineClient({ onCrash: (m) => console.warn('preview engine:', m) });
+  previewClient
     .preview(game, root, moves)
     .then((pos) => {
       if (!canvas.isConnected) return;

@@ -430,6 +430,17 @@ test('the explorer follows a running search, one iteration at a time', async (t)
     { timeout: 10000 },
   );
   await page.locator('[data-testid=tree-panel]').scrollIntoViewIfNeeded();
+  // Board previews come from an engine of their own: they answer while the AI still searches.
+  const box = await page.evaluate(() => {
+    const x = window.plyscope.explorer;
+    return x.nodeBox(x.current().root.children[0].id);
+  });
+  await page.mouse.move(box.x, box.y);
+  const during = await page.waitForFunction(() => {
+    const c = document.querySelector('[data-testid=tree-tooltip] canvas.tree-preview');
+    return c && c.width > 50 && { thinking: window.plyscope.thinking };
+  });
+  assert.equal((await during.jsonValue()).thinking, true, 'the preview was drawn during the search');
   await shot(page, 'app-15-live-tree');
   await page.waitForFunction(() => window.plyscope.state.history.length === 2, null, { timeout: 20000 });
   const final = await page.evaluate(() => window.plyscope.explorer.current());
