@@ -644,7 +644,12 @@ async function redo() {
   stopThinking();
   generation++;
   try {
-    applyState(await client.redo());
+    let s = await client.redo();
+    // Against an AI, play its recorded answer again too, back to the human's turn.
+    while (s.redo.length > 0 && !s.outcome && isAi(s.players.indexOf(s.to_move)) && settings.sides.some((x) => x.level === 'human')) {
+      s = await client.redo();
+    }
+    applyState(s);
     advance();
   } catch (e) {
     if (!(e instanceof Cancelled)) say(e.message, true);
@@ -927,8 +932,16 @@ el.helpToggle.addEventListener('click', () => {
 function fillGamePicker() {
   el.game.replaceChildren();
   for (const g of catalogue) {
-    el.game.append(new Option(g.name, g.id));
-    for (const v of g.variants) el.game.append(new Option(v.name, v.id));
+    if (!g.variants.length) {
+      el.game.append(new Option(g.name, g.id));
+      continue;
+    }
+    // A game with variants: a group with the default first.
+    const group = document.createElement('optgroup');
+    group.label = g.name;
+    group.append(new Option(g.name, g.id));
+    for (const v of g.variants) group.append(new Option(v.name, v.id));
+    el.game.append(group);
   }
 }
 

@@ -191,6 +191,13 @@ test('a reload mid-game restores the game and the settings', async () => {
     await page.waitForFunction((n) => window.plyscope.state.history.length > n, s.history.length);
   }
   await humanTurn(page);
+  // Against an AI, undo takes back to the human's turn and redo plays both moves again.
+  const full = await state(page);
+  await page.click('[data-testid=undo]');
+  await page.waitForFunction((n) => window.plyscope.state.history.length === n - 2, full.history.length);
+  await page.click('[data-testid=redo]');
+  await page.waitForFunction((n) => window.plyscope.state.history.length === n, full.history.length);
+  assert.deepEqual((await state(page)).history, full.history);
   // Undo one move so that the redo list is part of what must survive.
   await page.click('[data-testid=undo]');
   await page.waitForFunction(() => window.plyscope.state.redo.length > 0);
