@@ -38,6 +38,7 @@ const el = {
   redo: $('redo'),
   pause: $('pause'),
   step: $('step'),
+  suggest: $('suggest'),
   message: $('message'),
   engineError: $('engine-error'),
   players: $('players'),
@@ -427,6 +428,7 @@ function updateControls() {
   el.pause.disabled = !anyAi;
   el.step.disabled = !(settings.paused && isAi(sideIndex()) && !state?.outcome && !busy);
   for (const b of el.moveButtons.querySelectorAll('button')) b.disabled = !humanToMove() || busy;
+  el.suggest.disabled = !state || !humanToMove() || busy;
 }
 
 function fitBanner() {
@@ -686,6 +688,36 @@ function step() {
   if (isAi(i)) aiMove(i);
 }
 
+/** A hint for the human to move: alpha-beta (the strongest level's settings) without playing. */
+async function suggest() {
+  if (!state || state.outcome || thinking || !humanToMove()) return;
+  const gen = generation;
+  const token = {};
+  thinking = token;
+  updateControls();
+  updateBoardDecor();
+  const strongest = settings.sides.find((x) => x.level === 'alphabeta') || { level: 'alphabeta', depth: 4, time: 0, q: 0 };
+  const opts = { ...searchOptions({ ...strongest, level: 'alphabeta', q: 0 }) };
+  try {
+    const r = await client.search(opts, (p) => {
+      if (thinking === token) setProgress(p);
+    });
+    if (thinking !== token || gen !== generation) return;
+    thinking = null;
+    setProgress(null);
+    const t = adapter && view ? adapter.target(r.move, view) : null;
+    if (t) cursor = { x: t.x, y: t.y };
+    say(`Hint: ${r.move} (value ${Math.round(r.value * 100) / 100} for ${playerName(state.to_move)}). Space plays it.`);
+    if (r.tree) showTree(r.tree);
+  } catch (e) {
+    if (thinking === token) thinking = null;
+    setProgress(null);
+    if (!(e instanceof Cancelled)) say(e.message, true);
+  }
+  updateControls();
+  updateBoardDecor();
+}
+
 // ---------------------------------------------------------------------------------------------
 // Board input
 
@@ -840,6 +872,10 @@ document.addEventListener('keydown', (ev) => {
     case 'S':
       step();
       break;
+    case 'h':
+    case 'H':
+      suggest();
+      break;
     default:
   }
 });
@@ -907,6 +943,7 @@ el.undo.addEventListener('click', undo);
 el.redo.addEventListener('click', redo);
 el.pause.addEventListener('click', togglePause);
 el.step.addEventListener('click', step);
+el.suggest.addEventListener('click', suggest);
 el.cancel.addEventListener('click', () => {
   if (!thinking) return;
   settings.paused = true;

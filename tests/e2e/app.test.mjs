@@ -302,6 +302,16 @@ test('keyboard: arrows, space, page up/down, enter, and the Konami code', async 
   await page.keyboard.press('Space');
   await page.waitForFunction(() => window.plyscope.state.history.length === 3);
   assert.deepEqual((await state(page)).history, ['b1', 'b2', 'a2']);
+  // H asks for a hint: the cursor goes to the suggested move, and Space plays it.
+  await page.keyboard.press('h');
+  await page.waitForFunction(() => /^Hint: /.test(document.querySelector('[data-testid=message]').textContent));
+  const hint = (await page.locator('[data-testid=message]').innerText()).match(/^Hint: (\w+)/)[1];
+  await page.keyboard.press('Space');
+  await page.waitForFunction(() => window.plyscope.state.history.length === 4);
+  assert.equal((await state(page)).history[3], hint);
+  await page.click('[data-testid=undo]');
+  await page.waitForFunction(() => window.plyscope.state.history.length === 3);
+  await page.focus('[data-testid=board]');
   // Page Down raises player two's level; Page Up lowers it back to Human.
   await page.keyboard.press('PageDown');
   assert.equal(await page.inputValue('[data-testid=side-1-level]'), 'random');
