@@ -225,10 +225,21 @@ test('after one visit the app loads and an AI answers with the network off', asy
   await page.reload();
   await ready(page);
   await page.waitForFunction(() => !!navigator.serviceWorker.controller);
+  const examples = await page.evaluate(async () => {
+    const r = await fetch('/examples/index.json');
+    return r.ok ? (await r.json()).map((e) => e.file) : [];
+  });
   own.stop();
   await context.setOffline(true);
   await page.reload();
   await ready(page);
+  // The tree explorer's examples were cached too (when this build has them).
+  const offline = await page.evaluate(async (files) => {
+    const out = [];
+    for (const f of files) out.push((await fetch(`/examples/${f}`)).ok);
+    return out;
+  }, examples);
+  assert.ok(offline.every(Boolean), `examples offline: ${JSON.stringify(offline)}`);
   await setLevel(page, 0, 'human');
   await setLevel(page, 1, 'alphabeta');
   const s = await state(page);
