@@ -448,7 +448,7 @@ test('the explorer follows a running search, one iteration at a time', async (t)
   await setLevel(page, 1, 'alphabeta');
   await page.fill('[data-testid=side-1-depth]', '12');
   await page.dispatchEvent('[data-testid=side-1-depth]', 'change');
-  await page.fill('[data-testid=side-1-time]', '2500');
+  await page.fill('[data-testid=side-1-time]', '8000');
   await page.dispatchEvent('[data-testid=side-1-time]', 'change');
   await clickMove(page, 'd3');
   // While the AI still thinks, the explorer already shows a completed iteration's tree.
@@ -459,16 +459,22 @@ test('the explorer follows a running search, one iteration at a time', async (t)
   );
   await page.locator('[data-testid=tree-panel]').scrollIntoViewIfNeeded();
   // Board previews come from an engine of their own: they answer while the AI still searches.
-  const box = await page.evaluate(() => {
-    const x = window.plyscope.explorer;
-    return x.nodeBox(x.current().root.children[0].id);
-  });
-  await page.mouse.move(box.x, box.y);
-  const during = await page.waitForFunction(() => {
-    const c = document.querySelector('[data-testid=tree-tooltip] canvas.tree-preview');
-    return c && c.width > 50 && { thinking: window.plyscope.thinking };
-  });
-  assert.equal((await during.jsonValue()).thinking, true, 'the preview was drawn during the search');
+  // (A new iteration redraws the tree and hides the tooltip: hover again until a preview shows.)
+  let during = null;
+  for (let i = 0; i < 40 && !during; i++) {
+    const box = await page.evaluate(() => {
+      const x = window.plyscope.explorer;
+      return x.nodeBox(x.current().root.children[0].id);
+    });
+    if (box) await page.mouse.move(box.x + (i % 2), box.y);
+    await page.waitForTimeout(150);
+    during = await page.evaluate(() => {
+      const c = document.querySelector('[data-testid=tree-tooltip]:not([hidden]) canvas.tree-preview');
+      return c && c.width > 50 ? { thinking: window.plyscope.thinking } : null;
+    });
+  }
+  assert.ok(during, 'a board preview was shown');
+  assert.equal(during.thinking, true, 'the preview was drawn during the search');
   await shot(page, 'app-15-live-tree');
   await page.waitForFunction(() => window.plyscope.state.history.length === 2, null, { timeout: 20000 });
   const final = await page.evaluate(() => window.plyscope.explorer.current());
