@@ -133,9 +133,10 @@ function say(text, error = false) {
 }
 
 function showEngineError(text) {
-  el.engineError.textContent = text;
+  $('engine-error-text').textContent = text;
   el.engineError.hidden = !text;
 }
+$('engine-error-close').addEventListener('click', () => showEngineError(''));
 
 // ---------------------------------------------------------------------------------------------
 // Players

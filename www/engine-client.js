@@ -35,9 +35,9 @@ export class EngineClient {
     w.onmessage = (ev) => this.receive(ev.data);
     w.onerror = (ev) => {
       ev.preventDefault();
-      this.crashed(`the engine failed: ${ev.message || 'worker error'}`);
+      this.crashed(`The engine failed (${ev.message || 'worker error'})`);
     };
-    w.onmessageerror = () => this.crashed('the engine sent a message that could not be read');
+    w.onmessageerror = () => this.crashed('The engine sent a message that could not be read');
     const r = this.record;
     if (!r) return Promise.resolve();
     return this.post('restore', [r.game, r.start, r.moves, r.redo]).then(
@@ -69,7 +69,7 @@ export class EngineClient {
     if ('ok' in msg) p.resolve(msg.ok);
     else if (msg.fatal) {
       p.reject(new Error(msg.err));
-      this.crashed(`the engine crashed: ${msg.err}`);
+      this.crashed(`The engine crashed (${msg.err})`);
     } else p.reject(new Error(msg.err));
   }
 

@@ -362,6 +362,7 @@ test('a crashed engine is reported, restarted, and the game kept', async () => {
   const err = page.locator('[data-testid=engine-error]');
   await err.waitFor({ state: 'visible' });
   assert.match(await err.innerText(), /crashed/);
+  assert.ok((await err.boundingBox()).y < 200, 'the error shows above the board');
   await page.evaluate(() => window.plyscope.client.ready);
   const after = await page.evaluate(() => window.plyscope.client.state());
   assert.deepEqual(after, before);
