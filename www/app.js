@@ -95,10 +95,13 @@ function save() {
   }
 }
 
+let hadSaved = false; // whether this browser had saved settings (not a first visit)
+
 function load() {
   try {
     const saved = JSON.parse(localStorage.getItem(STORE) || 'null');
     if (!saved || typeof saved !== 'object') return null;
+    hadSaved = true;
     if (saved.settings) {
       if (typeof saved.settings.game === 'string') settings.game = saved.settings.game;
       if (Array.isArray(saved.settings.sides)) {
@@ -994,6 +997,8 @@ async function start() {
     return;
   }
   fillGamePicker();
+  // A first visit opens Reversi (the seed's game) when the engine has it.
+  if (!record && !hadSaved && gameEntry('reversi')) settings.game = 'reversi';
   if (!gameEntry(settings.game)) settings.game = catalogue[0]?.id || 'tictactoe';
   let s = null;
   if (record && typeof record.game === 'string' && gameEntry(record.game)) {
