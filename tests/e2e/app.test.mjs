@@ -112,9 +112,16 @@ test('a whole game against the Random AI, played by clicking the canvas', async 
 test('clicks are refused while the AI is to move, and the AI answers', async () => {
   const { context, page } = await openApp();
   await pickGame(page, 'tictactoe');
+  // Pause first (P), so that no AI moves before the test looks.
+  await page.focus('[data-testid=board]');
+  await page.keyboard.press('p');
   await setLevel(page, 0, 'alphabeta');
   await setLevel(page, 1, 'alphabeta');
-  await page.click('[data-testid=pause]');
+  // Both sides see to the end of the game: perfect play, a draw.
+  for (const side of [0, 1]) {
+    await page.fill(`[data-testid=side-${side}-depth]`, '9');
+    await page.dispatchEvent(`[data-testid=side-${side}-depth]`, 'change');
+  }
   await page.waitForFunction(() => window.plyscope.settings.paused);
   const s0 = await state(page);
   // Human input is blocked: it is an AI's turn (paused).
@@ -127,7 +134,7 @@ test('clicks are refused while the AI is to move, and the AI answers', async () 
   await page.waitForFunction(() => window.plyscope.state.history.length === 1);
   await page.waitForTimeout(600);
   assert.equal((await state(page)).history.length, 1);
-  // Resume: AI vs AI plays to the end (alpha-beta both sides: a draw).
+  // Resume: AI vs AI plays to the end.
   await page.click('[data-testid=pause]');
   await page.waitForFunction(() => window.plyscope.state.outcome, null, { timeout: 30000 });
   assert.equal((await state(page)).outcome, 'draw');
