@@ -464,7 +464,7 @@ function setProgress(p) {
     if (p.root_total) parts.push(`${p.root_done}/${p.root_total} moves`);
     if (p.depth) parts.push(`depth ${p.depth}`);
     parts.push(`${formatCount(p.nodes)} nodes`);
-    el.progressText.textContent = parts.join(' · ');
+    el.progressText.textContent = `Thinking: ${parts.join(' · ')}`;
   }
 }
 
