@@ -380,7 +380,7 @@ function render(lastMove) {
     for (const m of state.legal) {
       if (cellMoves.has(m.move)) continue;
       const b = document.createElement('button');
-      b.textContent = m.move === 'pass' || m.move === '0000' ? `Pass (${m.move})` : m.move;
+      b.textContent = m.move === 'pass' ? 'Pass' : m.move === '0000' ? 'Pass (0000)' : m.move;
       b.dataset.move = m.move;
       b.disabled = !humanToMove() || !!thinking;
       b.addEventListener('click', () => humanPlay(m.move));
