@@ -928,6 +928,12 @@ function previewInTooltip(element, { moves, model }) {
 
 function showTree(doc, live = false) {
   lastTree = doc;
+  const st = doc.stats || {};
+  const who = doc.perspective ? playerName(doc.perspective) : 'the AI';
+  const what = doc.chosen?.move ? `${live ? 'Best so far' : 'Chose'} ${doc.chosen.move}` : 'Searching';
+  const depth = st.depth_reached ? `, depth ${st.depth_reached}` : '';
+  const trunc = st.truncated ? ' (tree cut at its node cap)' : '';
+  $('tree-caption').textContent = `${what} for ${who}: ${doc.algorithm}${depth}, ${formatCount(st.nodes || 0)} nodes searched${trunc}.`;
   if (explorer) {
     try {
       explorer.showDocument(doc, { keepView: live || liveShown });
