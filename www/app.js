@@ -290,12 +290,17 @@ function humanToMove() {
   return i >= 0 && !isAi(i) && !state.outcome;
 }
 
+function startsFrom(m, sel) {
+  if (adapter?.startsFrom) return adapter.startsFrom(m, sel);
+  return !!m.from && m.from.x === sel.x && m.from.y === sel.y;
+}
+
 function updateBoardDecor() {
   if (!board || !view) return;
   const human = humanToMove() && !thinking;
   const cells = human ? moveCells() : [];
   board.setDecor({
-    hints: selected ? cells.filter((c) => c.from && c.from.x === selected.x && c.from.y === selected.y) : cells,
+    hints: selected ? cells.filter((c) => startsFrom(c, selected)) : cells,
     cursor,
     showCursor: human && cursor != null,
     selected,

@@ -83,6 +83,12 @@ const ataxx = {
   source(move, view) {
     return move.length === 4 && move !== '0000' ? cellFromName(move.slice(0, 2), view.w, view.h, true) : null;
   },
+  /** Whether a listed move can start from cell `sel`: a jump names its origin; a clone grows from
+   * any own piece next to its target. */
+  startsFrom(m, sel) {
+    if (m.from) return m.from.x === sel.x && m.from.y === sel.y;
+    return Math.max(Math.abs(m.x - sel.x), Math.abs(m.y - sel.y)) === 1;
+  },
   cellName: (x, y) => `${letters[x]}${7 - y}`,
   colLabel: (x) => letters[x],
   rowLabel: (y) => String(7 - y),
