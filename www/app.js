@@ -45,6 +45,8 @@ const el = {
   moveList: $('move-list'),
   aiSummary: $('ai-summary'),
   positionText: $('position-text'),
+  recordText: $('record-text'),
+  loadRecord: $('load-record'),
   setPosition: $('set-position'),
   moveInput: $('move-input'),
   playMove: $('play-move'),
@@ -409,6 +411,9 @@ function render(lastMove) {
   el.moveList.scrollTop = el.moveList.scrollHeight;
 
   if (document.activeElement !== el.positionText) el.positionText.value = state.position;
+  // Moves may contain spaces (Threes' deals): such records are written with commas.
+  const sep = state.history.some((m) => /\s/.test(m)) ? ', ' : ' ';
+  if (document.activeElement !== el.recordText) el.recordText.value = state.history.join(sep);
   updateControls();
 }
 
@@ -680,6 +685,24 @@ async function setPositionFromText() {
     if (!(e instanceof Cancelled)) say(e.message, true);
     // The game is unchanged: show its position again.
     if (state) el.positionText.value = state.position;
+  }
+}
+
+/** Replays a pasted game record from the start position (or the position last set). */
+async function replayRecord() {
+  const text = el.recordText.value.trim();
+  const moves = text ? (text.includes(',') ? text.split(',') : text.split(/\s+/)).map((m) => m.trim()).filter(Boolean) : [];
+  stopThinking();
+  generation++;
+  try {
+    const r = client.record;
+    const s = await client.restore(state.game, r ? r.start : null, moves, []);
+    say(`Replayed ${moves.length} move${moves.length === 1 ? '' : 's'}.`);
+    applyState(s);
+    advance();
+  } catch (e) {
+    if (!(e instanceof Cancelled)) say(`${e.message} (the game is unchanged)`, true);
+    if (state) el.recordText.value = state.history.join(' ');
   }
 }
 
@@ -967,6 +990,7 @@ el.cancel.addEventListener('click', () => {
   render();
 });
 el.setPosition.addEventListener('click', setPositionFromText);
+el.loadRecord.addEventListener('click', replayRecord);
 el.playMove.addEventListener('click', () => {
   const text = el.moveInput.value.trim();
   if (text) humanPlay(text).then(() => {

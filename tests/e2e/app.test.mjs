@@ -290,6 +290,15 @@ test('a bad position or a bad move is refused with a message and the game is unc
   assert.deepEqual(await state(page), before);
   await shot(page, 'app-08-refused');
 
+  // A game record replays; a bad one is refused and the game stays.
+  assert.equal(await page.inputValue('[data-testid=record-text]'), 'b2');
+  await page.fill('[data-testid=record-text]', 'a1 b2 zz c3');
+  await page.click('[data-testid=load-record]');
+  await page.waitForFunction(() => /zz/.test(document.querySelector('[data-testid=message]').textContent));
+  assert.deepEqual(await state(page), before);
+  await page.fill('[data-testid=record-text]', 'a1 b2 c3');
+  await page.click('[data-testid=load-record]');
+  await page.waitForFunction(() => window.plyscope.state.history.join(' ') === 'a1 b2 c3');
   // A good position is taken.
   await page.fill('[data-testid=position-text]', 'XX-OO---- X');
   await page.click('[data-testid=set-position]');
