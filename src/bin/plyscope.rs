@@ -87,6 +87,10 @@ fn run(args: &[String]) -> Result<(), Usage> {
         "perft" => perft(rest),
         "search" => search(rest),
         "bench" => bench(rest),
+        "uai" => {
+            plyscope::protocol::uai::run(std::io::stdin().lock(), std::io::stdout());
+            Ok(())
+        }
         other => Err(Usage(format!(
             "unknown command {other:?}: expected games, perft, search, bench or help"
         ))),

@@ -3,6 +3,7 @@
 //! Each game lives in its own module and implements [`Game`](crate::core::Game) and [`Playable`].
 //! To add a game: write its module, add it to [`CATALOGUE`] and to the `match` in [`new_session`].
 
+pub mod ataxx;
 mod session;
 pub mod tictactoe;
 
@@ -51,13 +52,29 @@ pub struct GameEntry {
 }
 
 /// Every game the registry can build.
-pub const CATALOGUE: &[GameEntry] = &[GameEntry {
-    id: "tictactoe",
-    name: "Tic-tac-toe",
-    variants: &[],
-    chance: false,
-    players: 2,
-}];
+pub const CATALOGUE: &[GameEntry] = &[
+    GameEntry {
+        id: "tictactoe",
+        name: "Tic-tac-toe",
+        variants: &[],
+        chance: false,
+        players: 2,
+    },
+    GameEntry {
+        id: "ataxx",
+        name: "Ataxx",
+        variants: &[
+            ("ataxx-0400", "Ataxx, four pillars"),
+            ("ataxx-8000", "Ataxx, centre stone"),
+            ("ataxx-7888", "Ataxx, cross"),
+            ("ataxx-8124", "Ataxx, diamond"),
+            ("ataxx-01A2", "Ataxx, gates"),
+            ("ataxx-0220", "Ataxx, corridors"),
+        ],
+        chance: false,
+        players: 2,
+    },
+];
 
 /// The ids [`new_session`] accepts, for error messages.
 pub fn known_ids() -> Vec<String> {
@@ -74,6 +91,7 @@ pub fn new_session(id: &str) -> Result<Box<dyn AnySession>, Error> {
     let (base, _) = split_variant(id);
     match base {
         "tictactoe" => Ok(Box::new(Match::<tictactoe::TicTacToe>::new(id)?)),
+        "ataxx" => Ok(Box::new(Match::<ataxx::Ataxx>::new(id)?)),
         _ => Err(Error::UnknownGame {
             id: id.to_string(),
             known: known_ids(),
