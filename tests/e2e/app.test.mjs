@@ -53,6 +53,12 @@ async function mainGame(page) {
   return ids.includes('reversi') ? 'reversi' : 'tictactoe';
 }
 
+/** A game whose searches at depth 12 take long enough to watch: Reversi, else Ataxx, else null. */
+async function deepGame(page) {
+  const ids = await page.$$eval('[data-testid=game-select] option', (os) => os.map((o) => o.value));
+  return ['reversi', 'ataxx'].find((g) => ids.includes(g)) || null;
+}
+
 /** Clicks the board on the cell of `move` (or its button when it has no cell, e.g. pass). */
 async function clickMove(page, move) {
   const c = await page.evaluate((m) => window.plyscope.cellCenterOf(m), move);
@@ -409,17 +415,19 @@ test('phone-size layout: the board fits the width and nothing overflows', async 
 
 test('while the AI thinks: progress, blocked input, a responsive page, and cancel', async (t) => {
   const { context, page } = await openApp();
-  if ((await mainGame(page)) !== 'reversi') {
-    t.skip('needs Reversi (a search long enough to watch)');
+  const game = await deepGame(page);
+  if (!game) {
+    t.skip('needs Reversi or Ataxx (a search long enough to watch)');
     await context.close();
     return;
   }
-  await pickGame(page, 'reversi');
+  await pickGame(page, game);
   await setLevel(page, 0, 'human');
   await setLevel(page, 1, 'alphabeta');
   await page.fill('[data-testid=side-1-depth]', '12');
   await page.dispatchEvent('[data-testid=side-1-depth]', 'change');
-  await clickMove(page, 'd3');
+  const first = (await state(page)).legal[0].move;
+  await clickMove(page, first);
   await page.waitForFunction(() => window.plyscope.thinking);
   // Progress reports arrive while the search runs (at least every 100 ms).
   const texts = await page.evaluate(async () => {
@@ -436,14 +444,14 @@ test('while the AI thinks: progress, blocked input, a responsive page, and cance
   await shot(page, 'app-13-thinking');
   // Clicks are refused while the AI thinks, and the page answers at once.
   const t0 = Date.now();
-  await clickMove(page, 'c3');
+  await clickMove(page, (await state(page)).legal[0].move);
   assert.ok(Date.now() - t0 < 1000, 'the page stays responsive');
   assert.match(await page.locator('[data-testid=message]').innerText(), /AI/);
-  assert.deepEqual((await state(page)).history, ['d3']);
+  assert.deepEqual((await state(page)).history, [first]);
   // Cancel stops the search; the AI pauses and the game is unchanged.
   await page.click('[data-testid=cancel]');
   await page.waitForFunction(() => !window.plyscope.thinking && window.plyscope.settings.paused);
-  assert.deepEqual((await state(page)).history, ['d3']);
+  assert.deepEqual((await state(page)).history, [first]);
   // The fresh worker has the game: lower the depth and step one AI move.
   await page.fill('[data-testid=side-1-depth]', '2');
   await page.dispatchEvent('[data-testid=side-1-depth]', 'change');
@@ -456,19 +464,20 @@ test('while the AI thinks: progress, blocked input, a responsive page, and cance
 test('the explorer follows a running search, one iteration at a time', async (t) => {
   const { context, page } = await openApp();
   const hasExplorer = await page.evaluate(async () => (await fetch('/tree/explorer.js')).ok);
-  if (!hasExplorer || (await mainGame(page)) !== 'reversi') {
-    t.skip('needs the tree explorer and Reversi');
+  const game = await deepGame(page);
+  if (!hasExplorer || !game) {
+    t.skip('needs the tree explorer, and Reversi or Ataxx');
     await context.close();
     return;
   }
-  await pickGame(page, 'reversi');
+  await pickGame(page, game);
   await setLevel(page, 0, 'human');
   await setLevel(page, 1, 'alphabeta');
   await page.fill('[data-testid=side-1-depth]', '12');
   await page.dispatchEvent('[data-testid=side-1-depth]', 'change');
   await page.fill('[data-testid=side-1-time]', '8000');
   await page.dispatchEvent('[data-testid=side-1-time]', 'change');
-  await clickMove(page, 'd3');
+  await clickMove(page, (await state(page)).legal[0].move);
   // While the AI still thinks, the explorer already shows a completed iteration's tree.
   await page.waitForFunction(
     () => window.plyscope.thinking && window.plyscope.explorer.current()?.stats?.depth_reached >= 2,
