@@ -822,7 +822,8 @@ function changeLevel(i, delta) {
 document.addEventListener('keydown', (ev) => {
   const t = ev.target;
   const typing = t instanceof HTMLElement && (t.matches('input, textarea, select, [contenteditable]') || t.isContentEditable);
-  if (typing) return;
+  // The tree explorer has keys of its own (arrows, Enter, Space) while it has the focus.
+  if (typing || (t instanceof Node && el.treeRoot.contains(t))) return;
   const onControl = t instanceof HTMLElement && t.matches('button, summary, a');
 
   // The Konami code: up up down down left right left right b a.

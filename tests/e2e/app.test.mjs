@@ -176,6 +176,12 @@ test('after an AI move the tree explorer shows the search', async (t) => {
   assert.ok(shown.stats.nodes > 10 && shown.stats.shown > 1, `explorer stats ${JSON.stringify(shown.stats)}`);
   const vb = await view.boundingBox();
   assert.ok(vb.width > 200 && vb.height > 150, `tree view box ${JSON.stringify(vb)}`);
+  // Keys pressed in the tree explorer belong to it: they neither move on the board nor restart.
+  const before = await state(page);
+  await page.locator('[data-testid=tree-view] canvas').focus();
+  for (const k of ['ArrowRight', 'ArrowDown', 'Space', 'Enter']) await page.keyboard.press(k);
+  await page.waitForTimeout(200);
+  assert.deepEqual((await state(page)).history, before.history);
   // Hovering a node shows a preview of its position, computed by the engine from the root position.
   await page.locator('[data-testid=tree-panel]').scrollIntoViewIfNeeded();
   const box = await page.evaluate((mv) => {
