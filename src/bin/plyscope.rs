@@ -37,6 +37,8 @@ USAGE:
         --json              print the result as JSON
   plyscope bench [--quick]
       Fixed benchmarks: perft speed and search speed with and without tree recording.
+  plyscope uai
+      Play Ataxx over the UAI protocol on standard input and output (for match runners and GUIs).
   plyscope help
       This text.
 
@@ -92,7 +94,7 @@ fn run(args: &[String]) -> Result<(), Usage> {
             Ok(())
         }
         other => Err(Usage(format!(
-            "unknown command {other:?}: expected games, perft, search, bench or help"
+            "unknown command {other:?}: expected games, perft, search, bench, uai or help"
         ))),
     }
 }
