@@ -928,7 +928,7 @@ async function mountTree() {
 }
 
 /** Adds a small board of the node's position to the explorer's tooltip. */
-function previewInTooltip(element, { moves, model }) {
+function previewInTooltip(element, { moves }) {
   const doc = lastTree;
   const game = doc?.game;
   const a = game && adapterFor(game);
@@ -952,7 +952,6 @@ function previewInTooltip(element, { moves, model }) {
       setTimeout(() => b.destroy(), 1000);
     })
     .catch(() => canvas.remove());
-  void model;
 }
 
 function showTree(doc, live = false) {
