@@ -488,6 +488,9 @@ function formatCount(n) {
 // Game flow
 
 function applyState(s, lastMove) {
+  if ((lastMove === 'pass' || lastMove === '0000') && state?.players.includes(state.to_move)) {
+    say(`${playerName(state.to_move)} has no move and passes.`);
+  }
   state = s;
   selected = null;
   render(lastMove);
