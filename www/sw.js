@@ -17,8 +17,8 @@ const CORE = [
   './icons/icon.svg',
   './icons/icon-192.png',
   './icons/icon-512.png',
-  '/pkg/plyscope.js',
-  '/pkg/plyscope_bg.wasm',
+  './pkg/plyscope.js',
+  './pkg/plyscope_bg.wasm',
 ];
 // Files that may not exist in every build (the tree explorer and its examples): cached when present.
 const OPTIONAL = [

@@ -3,9 +3,10 @@
 // Request:  {id, op, args}     Reply: {id, ok: value} or {id, err: message, fatal?: true}
 // While a search runs it also posts {id, progress: {fraction, nodes, depth, root_done, root_total,
 // elapsed_ms}} about every 50 ms, and, when asked for a live tree, {id, iteration: treeDocument}
-// after each completed iteration of iterative deepening. A "fatal" error means the WebAssembly instance trapped (a Rust
-// panic): it cannot be trusted any more and the page starts a fresh worker.
-import init, { Engine } from '/pkg/plyscope.js';
+// after each completed iteration of iterative deepening. A "fatal" error means the WebAssembly
+// instance trapped (a Rust panic): it cannot be trusted any more and the page starts a fresh worker.
+// Relative, so that the app also works from a sub-folder with pkg/ copied next to it (www/pkg/).
+import init, { Engine } from './pkg/plyscope.js';
 
 const ready = init();
 let engine = null;
