@@ -4,6 +4,7 @@
 //! To add a game: write its module, add it to [`CATALOGUE`] and to the `match` in [`new_session`].
 
 pub mod ataxx;
+pub mod reversi;
 mod session;
 pub mod tictactoe;
 
@@ -61,6 +62,19 @@ pub const CATALOGUE: &[GameEntry] = &[
         players: 2,
     },
     GameEntry {
+        id: "reversi",
+        name: "Reversi",
+        variants: &[
+            ("reversi-6", "Reversi 6x6"),
+            ("reversi-10", "Reversi 10x10"),
+            ("reversi-12", "Reversi 12x12"),
+            ("reversi-14", "Reversi 14x14"),
+            ("reversi-16", "Reversi 16x16"),
+        ],
+        chance: false,
+        players: 2,
+    },
+    GameEntry {
         id: "ataxx",
         name: "Ataxx",
         variants: &[
@@ -91,6 +105,7 @@ pub fn new_session(id: &str) -> Result<Box<dyn AnySession>, Error> {
     let (base, _) = split_variant(id);
     match base {
         "tictactoe" => Ok(Box::new(Match::<tictactoe::TicTacToe>::new(id)?)),
+        "reversi" => Ok(Box::new(Match::<reversi::Reversi>::new(id)?)),
         "ataxx" => Ok(Box::new(Match::<ataxx::Ataxx>::new(id)?)),
         _ => Err(Error::UnknownGame {
             id: id.to_string(),
