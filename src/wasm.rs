@@ -1,1 +1,262 @@
 //! The browser-facing engine handle (WebAssembly only); see `www/worker.js`.
+//!
+//! A thin layer: every method forwards to an [`AnySession`] and converts its result for JavaScript.
+//! Small results cross as plain JS values (serde-wasm-bindgen in its JSON-compatible mode); a search
+//! report, which can hold a large tree document, crosses as one JSON string. Every error becomes a
+//! `JsError` whose message is the engine's own (it says where the input failed and what was expected).
+
+use crate::games::{new_session, AnySession, CATALOGUE};
+use crate::search::{Hooks, Progress, SearchConfig};
+use crate::tree::TreeDocument;
+use serde::Serialize;
+use std::sync::Once;
+use wasm_bindgen::prelude::*;
+
+static PANIC_HOOK: Once = Once::new();
+
+/// Routes Rust panics to the console with their message (once per module instance).
+fn init() {
+    PANIC_HOOK.call_once(console_error_panic_hook::set_once);
+}
+
+fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsError> {
+    value
+        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .map_err(|e| JsError::new(&format!("cannot convert a result for JavaScript: {e}")))
+}
+
+fn err(e: crate::core::Error) -> JsError {
+    JsError::new(&e.to_string())
+}
+
+/// One game of the catalogue, with what the page needs to offer it.
+#[derive(Serialize)]
+struct CatalogueEntry {
+    id: &'static str,
+    name: &'static str,
+    variants: Vec<Variant>,
+    chance: bool,
+    players: Vec<String>,
+    evaluators: Vec<String>,
+}
+
+#[derive(Serialize)]
+struct Variant {
+    id: &'static str,
+    name: &'static str,
+}
+
+/// A snapshot of the game for the page: everything it draws from.
+#[derive(Serialize)]
+struct State {
+    game: String,
+    position: String,
+    to_move: String,
+    players: Vec<String>,
+    legal: Vec<crate::games::MoveInfo>,
+    history: Vec<String>,
+    redo: Vec<String>,
+    outcome: Option<String>,
+}
+
+/// A game in progress, for JavaScript.
+#[wasm_bindgen]
+pub struct Engine {
+    session: Box<dyn AnySession>,
+    /// Moves taken back, most recent last, so that the page can replay a game exactly.
+    redo: Vec<String>,
+}
+
+#[wasm_bindgen]
+impl Engine {
+    /// A new game of `game_id` (`"tictactoe"`, `"reversi-12"`...) at its start position.
+    #[wasm_bindgen(constructor)]
+    pub fn new(game_id: &str) -> Result<Engine, JsError> {
+        init();
+        Ok(Engine {
+            session: new_session(game_id).map_err(err)?,
+            redo: Vec::new(),
+        })
+    }
+
+    /// Every game on offer: id, name, variants (`{id, name}`), whether it has chance turns, the
+    /// players' names and the evaluators (the default first).
+    pub fn catalogue() -> Result<JsValue, JsError> {
+        init();
+        let mut games = Vec::new();
+        for g in CATALOGUE {
+            let s = new_session(g.id).map_err(err)?;
+            games.push(CatalogueEntry {
+                id: g.id,
+                name: g.name,
+                variants: g
+                    .variants
+                    .iter()
+                    .map(|&(id, name)| Variant { id, name })
+                    .collect(),
+                chance: g.chance,
+                players: s.players(),
+                evaluators: s.evaluators(),
+            });
+        }
+        to_js(&games)
+    }
+
+    /// The game id with its variant.
+    #[wasm_bindgen(js_name = gameId)]
+    pub fn game_id(&self) -> String {
+        self.session.game_id()
+    }
+
+    /// The legal moves as `[{move, prob?}]` (chance outcomes carry their probability).
+    #[wasm_bindgen(js_name = legalMoves)]
+    pub fn legal_moves(&self) -> Result<JsValue, JsError> {
+        to_js(&self.session.legal_moves())
+    }
+
+    /// Plays a move given as text; returns its canonical text. On error nothing changes.
+    pub fn play(&mut self, text: &str) -> Result<String, JsError> {
+        let played = self.session.play(text).map_err(err)?;
+        self.redo.clear();
+        Ok(played)
+    }
+
+    /// Lets nature move (a chance turn); returns the outcome's text.
+    #[wasm_bindgen(js_name = playChance)]
+    pub fn play_chance(&mut self) -> Result<String, JsError> {
+        let played = self.session.play_chance().map_err(err)?;
+        self.redo.clear();
+        Ok(played)
+    }
+
+    /// Reseeds nature's random choices (chance turns), so that a game replays exactly.
+    pub fn seed(&mut self, seed: u32) {
+        self.session.seed(seed as u64);
+    }
+
+    /// Takes back the last move.
+    pub fn undo(&mut self) -> Result<(), JsError> {
+        let last = self.session.history().pop();
+        self.session.undo().map_err(err)?;
+        if let Some(m) = last {
+            self.redo.push(m);
+        }
+        Ok(())
+    }
+
+    /// Plays again the last move taken back.
+    pub fn redo(&mut self) -> Result<(), JsError> {
+        self.session.redo().map_err(err)?;
+        self.redo.pop();
+        Ok(())
+    }
+
+    /// The moves played since the start (or since the last position set).
+    pub fn history(&self) -> Result<JsValue, JsError> {
+        to_js(&self.session.history())
+    }
+
+    /// The moves that redo would play again, next first.
+    #[wasm_bindgen(js_name = redoMoves)]
+    pub fn redo_moves(&self) -> Result<JsValue, JsError> {
+        let next_first: Vec<&String> = self.redo.iter().rev().collect();
+        to_js(&next_first)
+    }
+
+    /// The current position in the game's text form.
+    pub fn position(&self) -> String {
+        self.session.position_text()
+    }
+
+    /// Replaces the game by the position in `text` (history is cleared); on error nothing changes.
+    #[wasm_bindgen(js_name = setPosition)]
+    pub fn set_position(&mut self, text: &str) -> Result<(), JsError> {
+        self.session.set_position(text).map_err(err)?;
+        self.redo.clear();
+        Ok(())
+    }
+
+    /// The player to move (`"x"`, `"black"`...), `"chance"` or `"over"`.
+    #[wasm_bindgen(js_name = toMove)]
+    pub fn to_move(&self) -> String {
+        self.session.to_move()
+    }
+
+    /// The players' names, first mover first.
+    pub fn players(&self) -> Result<JsValue, JsError> {
+        to_js(&self.session.players())
+    }
+
+    /// The result in words (`"black wins"`, `"draw"`), or `undefined` while the game goes on.
+    pub fn outcome(&self) -> Option<String> {
+        self.session.outcome()
+    }
+
+    /// Everything the page draws from, in one object: `{game, position, to_move, players, legal,
+    /// history, redo, outcome}` (`redo` next first; `outcome` null while the game goes on).
+    pub fn state(&self) -> Result<JsValue, JsError> {
+        to_js(&State {
+            game: self.session.game_id(),
+            position: self.session.position_text(),
+            to_move: self.session.to_move(),
+            players: self.session.players(),
+            legal: self.session.legal_moves(),
+            history: self.session.history(),
+            redo: self.redo.iter().rev().cloned().collect(),
+            outcome: self.session.outcome(),
+        })
+    }
+
+    /// Searches the current position with the options in `options_json` (a JSON object of
+    /// `SearchConfig` fields, e.g. `{"algorithm": "alphabeta", "depth": 4, "record_tree": true}`).
+    /// `progress`, when given, is called about every `progress_ms` milliseconds (50 when 0 or
+    /// absent) with `{nodes, depth, root_done, root_total, fraction, elapsed_ms}`.
+    /// `iteration`, when given and the tree is recorded, is called with the tree document of each
+    /// completed iteration of iterative deepening (for a live view).
+    /// Returns the search report as a JSON string: `{move, value, pv, rank, reason, root_moves,
+    /// stats, tree?}`.
+    pub fn search(
+        &self,
+        options_json: &str,
+        progress: Option<js_sys::Function>,
+        progress_ms: Option<f64>,
+        iteration: Option<js_sys::Function>,
+    ) -> Result<String, JsError> {
+        let cfg = SearchConfig::from_json(options_json).map_err(err)?;
+        let mut report = |p: &Progress| {
+            if let (Some(f), Ok(v)) = (progress.as_ref(), to_js(p)) {
+                // A failing callback must not stop the search.
+                let _ = f.call1(&JsValue::NULL, &v);
+            }
+        };
+        let mut each_iteration = |doc: &TreeDocument| {
+            if let (Some(f), Ok(v)) = (iteration.as_ref(), to_js(doc)) {
+                let _ = f.call1(&JsValue::NULL, &v);
+            }
+        };
+        let hooks = Hooks {
+            stop: None,
+            progress: Some(&mut report),
+            progress_every_ms: progress_ms.filter(|&ms| ms > 0.0).unwrap_or(50.0),
+            iteration: if iteration.is_some() {
+                Some(&mut each_iteration)
+            } else {
+                None
+            },
+        };
+        let r = self.session.search(&cfg, hooks).map_err(err)?;
+        serde_json::to_string(&r)
+            .map_err(|e| JsError::new(&format!("cannot write the search report: {e}")))
+    }
+
+    /// Perft from the current position (leaf count to `depth` plies) with the game's convention.
+    pub fn perft(&self, depth: u32) -> f64 {
+        self.session.perft(depth) as f64
+    }
+
+    /// Panics on purpose, so that tests can check that the page survives a crashed engine.
+    #[wasm_bindgen(js_name = debugPanic)]
+    pub fn debug_panic(&self) {
+        panic!("debugPanic was called: the engine stops here on purpose");
+    }
+}

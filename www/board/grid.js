@@ -1,0 +1,376 @@
+// Square-grid board renderer (tic-tac-toe, Reversi, Ataxx): draws a view on a canvas, sharp at any
+// devicePixelRatio, animates placed and flipped pieces, and turns clicks into cells.
+//
+// view = {w, h, cells: Array<0|1|null>, walls: Set<index>}
+// decor = {hints: [{x,y}], last: {x,y}|null, cursor: {x,y}|null, selected: {x,y}|null,
+//          showCursor: bool, labels: {col(x), row(y)}}
+
+const PLACE_MS = 180;
+const FLIP_MS = 360;
+
+const THEMES = {
+  discs: {
+    board: '#2e7d4f',
+    boardAlt: '#2a744a',
+    line: '#174a2c',
+    frame: '#123b23',
+    label: '#d9efe1',
+    hint: 'rgba(255, 255, 255, 0.28)',
+    last: '#ffcc33',
+    cursor: '#ffffff',
+    wall: '#6b5a45',
+    players: ['#161616', '#f4f4f0'],
+    rims: ['#000000', '#b9b9b2'],
+  },
+  tiles: {
+    board: '#cfe3e0',
+    boardAlt: '#cfe3e0',
+    line: '#cfe3e0',
+    frame: '#b7d1cd',
+    label: '#55706c',
+    hint: 'rgba(0,0,0,0)',
+    last: '#e0a000',
+    cursor: '#1e64c8',
+    wall: '#888',
+    players: ['#161616', '#f4f4f0'],
+    rims: ['#000000', '#b9b9b2'],
+  },
+  marks: {
+    board: '#fbf7ee',
+    boardAlt: '#fbf7ee',
+    line: '#5a5247',
+    frame: '#e9e2d2',
+    label: '#6d655a',
+    hint: 'rgba(30, 100, 200, 0.16)',
+    last: '#e0a000',
+    cursor: '#1e64c8',
+    wall: '#888',
+    players: ['#c0392b', '#1f5fa8'],
+    rims: ['#c0392b', '#1f5fa8'],
+  },
+};
+
+function reducedMotion() {
+  return window.matchMedia && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+}
+
+export class GridBoard {
+  /** @param {HTMLCanvasElement} canvas @param {'discs'|'marks'} style */
+  constructor(canvas, style = 'discs') {
+    this.canvas = canvas;
+    this.ctx = canvas.getContext('2d');
+    this.style = style;
+    this.view = null;
+    this.decor = { hints: [], last: null, cursor: null, selected: null, showCursor: false };
+    this.anims = new Map(); // cell index -> {kind, from, to, start, delay}
+    this.rainbow = false;
+    this.frame = 0;
+    this.dirty = true;
+    this.resizeObserver = new ResizeObserver(() => this.resize());
+    this.resizeObserver.observe(canvas);
+    this.resize();
+  }
+
+  destroy() {
+    this.resizeObserver.disconnect();
+    cancelAnimationFrame(this.frame);
+  }
+
+  setStyle(style) {
+    this.style = style;
+    this.request();
+  }
+
+  resize() {
+    const r = this.canvas.getBoundingClientRect();
+    const dpr = window.devicePixelRatio || 1;
+    const w = Math.max(1, Math.round(r.width * dpr));
+    const h = Math.max(1, Math.round(r.height * dpr));
+    if (this.canvas.width !== w || this.canvas.height !== h) {
+      this.canvas.width = w;
+      this.canvas.height = h;
+    }
+    this.dpr = dpr;
+    this.request();
+  }
+
+  /** Shows a new position; pieces that appeared or changed owner since the last one are animated. */
+  setView(view, decor = {}) {
+    const prev = this.view;
+    const now = performance.now();
+    if (prev && prev.w === view.w && prev.h === view.h && !reducedMotion()) {
+      const origin = decor.last;
+      for (let i = 0; i < view.cells.length; i++) {
+        const a = prev.cells[i];
+        const b = view.cells[i];
+        if (a === b) continue;
+        const x = i % view.w;
+        const y = Math.floor(i / view.w);
+        const dist = origin ? Math.max(Math.abs(x - origin.x), Math.abs(y - origin.y)) : 0;
+        if (b != null && (a == null || this.style === 'tiles')) this.anims.set(i, { kind: 'place', to: b, start: now, delay: 0 });
+        else if (a != null && b != null && this.style !== 'tiles') {
+          this.anims.set(i, { kind: 'flip', from: a, to: b, start: now, delay: PLACE_MS * 0.5 + dist * 45 });
+        }
+      }
+    } else {
+      this.anims.clear();
+    }
+    this.view = view;
+    this.decor = { ...this.decor, ...decor };
+    this.request();
+  }
+
+  setDecor(decor) {
+    this.decor = { ...this.decor, ...decor };
+    this.request();
+  }
+
+  /** Whether an animation is still running. */
+  get animating() {
+    return this.anims.size > 0;
+  }
+
+  request() {
+    if (this.frame) return;
+    this.frame = requestAnimationFrame(() => {
+      this.frame = 0;
+      this.draw();
+    });
+  }
+
+  /** The board's square in canvas pixels: {x0, y0, cell, margin}. */
+  geometry() {
+    const { width, height } = this.canvas;
+    const v = this.view || { w: 8, h: 8 };
+    const margin = Math.round(Math.min(width, height) * (v.w <= 3 ? 0.07 : 0.055));
+    const cell = Math.floor(Math.min((width - 2 * margin) / v.w, (height - 2 * margin) / v.h));
+    const x0 = Math.round((width - cell * v.w) / 2);
+    const y0 = Math.round((height - cell * v.h) / 2);
+    return { x0, y0, cell, margin };
+  }
+
+  /** The cell under a point given in client (CSS) coordinates, or null. */
+  hitTest(clientX, clientY) {
+    if (!this.view) return null;
+    const r = this.canvas.getBoundingClientRect();
+    const px = ((clientX - r.left) * this.canvas.width) / r.width;
+    const py = ((clientY - r.top) * this.canvas.height) / r.height;
+    const { x0, y0, cell } = this.geometry();
+    const x = Math.floor((px - x0) / cell);
+    const y = Math.floor((py - y0) / cell);
+    if (x < 0 || y < 0 || x >= this.view.w || y >= this.view.h) return null;
+    return { x, y };
+  }
+
+  /** The centre of a cell in client (CSS) coordinates, for tests and tooltips. */
+  cellCenter(x, y) {
+    const r = this.canvas.getBoundingClientRect();
+    const { x0, y0, cell } = this.geometry();
+    return {
+      x: r.left + ((x0 + (x + 0.5) * cell) * r.width) / this.canvas.width,
+      y: r.top + ((y0 + (y + 0.5) * cell) * r.height) / this.canvas.height,
+    };
+  }
+
+  playerColour(p, t) {
+    if (this.rainbow) return `hsl(${(p * 180 + t / 12) % 360}, 80%, ${p ? 70 : 40}%)`;
+    return THEMES[this.style].players[p];
+  }
+
+  draw() {
+    const ctx = this.ctx;
+    const th = THEMES[this.style] || THEMES.discs;
+    const { width, height } = this.canvas;
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
+    ctx.clearRect(0, 0, width, height);
+    if (!this.view) return;
+    const v = this.view;
+    const { x0, y0, cell, margin } = this.geometry();
+    const now = performance.now();
+    const bw = cell * v.w;
+    const bh = cell * v.h;
+
+    // Frame and labels.
+    ctx.fillStyle = th.frame;
+    const pad = Math.max(margin - 2, 4);
+    roundRect(ctx, x0 - pad, y0 - pad, bw + 2 * pad, bh + 2 * pad, pad * 0.6);
+    ctx.fill();
+    const labels = this.decor.labels;
+    if (labels && margin >= 10) {
+      ctx.fillStyle = th.label;
+      ctx.font = `${Math.round(Math.min(margin * 0.62, cell * 0.4))}px system-ui, sans-serif`;
+      ctx.textAlign = 'center';
+      ctx.textBaseline = 'middle';
+      for (let x = 0; x < v.w; x++) ctx.fillText(labels.col(x), x0 + (x + 0.5) * cell, y0 - pad / 2 - 1);
+      for (let y = 0; y < v.h; y++) ctx.fillText(labels.row(y), x0 - pad / 2 - 1, y0 + (y + 0.5) * cell);
+    }
+
+    // Cells.
+    for (let y = 0; y < v.h; y++) {
+      for (let x = 0; x < v.w; x++) {
+        const i = y * v.w + x;
+        ctx.fillStyle = (x + y) % 2 ? th.boardAlt : th.board;
+        ctx.fillRect(x0 + x * cell, y0 + y * cell, cell, cell);
+        if (v.walls.has(i)) {
+          ctx.fillStyle = th.wall;
+          const g = cell * 0.06;
+          roundRect(ctx, x0 + x * cell + g, y0 + y * cell + g, cell - 2 * g, cell - 2 * g, cell * 0.1);
+          ctx.fill();
+        }
+      }
+    }
+    // Grid lines.
+    ctx.strokeStyle = th.line;
+    ctx.lineWidth = Math.max(1, Math.round(cell * (this.style === 'marks' ? 0.035 : 0.025)));
+    ctx.beginPath();
+    const inner = this.style === 'marks';
+    for (let x = inner ? 1 : 0; x <= v.w - (inner ? 1 : 0); x++) {
+      ctx.moveTo(x0 + x * cell, y0);
+      ctx.lineTo(x0 + x * cell, y0 + bh);
+    }
+    for (let y = inner ? 1 : 0; y <= v.h - (inner ? 1 : 0); y++) {
+      ctx.moveTo(x0, y0 + y * cell);
+      ctx.lineTo(x0 + bw, y0 + y * cell);
+    }
+    ctx.stroke();
+
+    // Hints (valid moves of a human player).
+    ctx.fillStyle = th.hint;
+    for (const h of this.decor.hints || []) {
+      ctx.beginPath();
+      ctx.arc(x0 + (h.x + 0.5) * cell, y0 + (h.y + 0.5) * cell, cell * (this.style === 'marks' ? 0.08 : 0.13), 0, Math.PI * 2);
+      ctx.fill();
+    }
+
+    // The last move, under the piece, on boards whose pieces are marks (a dot would cross them).
+    if (this.decor.last && this.style !== 'discs') {
+      const c = this.decor.last;
+      ctx.fillStyle = 'rgba(255, 196, 0, 0.22)';
+      ctx.fillRect(x0 + c.x * cell, y0 + c.y * cell, cell, cell);
+    }
+
+    // Pieces, with their animations.
+    for (let i = 0; i < v.cells.length; i++) {
+      const x = i % v.w;
+      const y = Math.floor(i / v.w);
+      const a = this.anims.get(i);
+      let owner = v.cells[i];
+      let sx = 1;
+      let sy = 1;
+      if (a) {
+        const t = now - a.start - a.delay;
+        const dur = a.kind === 'flip' ? FLIP_MS : PLACE_MS;
+        if (t >= dur) this.anims.delete(i);
+        else if (a.kind === 'place') {
+          const k = Math.max(0, t / dur);
+          sx = sy = easeOut(k);
+        } else {
+          const k = Math.max(0, t / dur);
+          if (k < 0.5) {
+            owner = a.from;
+            sx = Math.cos(k * Math.PI);
+          } else sx = -Math.cos(k * Math.PI);
+        }
+      }
+      if (owner == null || (sx <= 0.001 && sy <= 0.001)) continue;
+      this.drawPiece(ctx, th, owner, x0 + (x + 0.5) * cell, y0 + (y + 0.5) * cell, cell, sx, sy, now);
+    }
+
+    // Last move, selection, cursor.
+    const mark = (c, colour, width, inset) => {
+      if (!c) return;
+      ctx.strokeStyle = colour;
+      ctx.lineWidth = width;
+      const g = inset;
+      ctx.strokeRect(x0 + c.x * cell + g, y0 + c.y * cell + g, cell - 2 * g, cell - 2 * g);
+    };
+    const lw = Math.max(2, cell * 0.06);
+    if (this.decor.last && this.style === 'discs') {
+      const c = this.decor.last;
+      ctx.fillStyle = th.last;
+      ctx.beginPath();
+      ctx.arc(x0 + (c.x + 0.5) * cell, y0 + (c.y + 0.5) * cell, Math.max(3, cell * 0.08), 0, Math.PI * 2);
+      ctx.fill();
+      ctx.lineWidth = Math.max(1, cell * 0.02);
+      ctx.strokeStyle = th.line;
+      ctx.stroke();
+    }
+    mark(this.decor.selected, th.last, lw, lw / 2);
+    if (this.decor.showCursor) mark(this.decor.cursor, th.cursor, lw, lw / 2 + 1);
+
+    if (this.anims.size > 0 || this.rainbow) this.request();
+  }
+
+  drawPiece(ctx, th, p, cx, cy, cell, sx, sy, now) {
+    const r = cell * 0.4;
+    ctx.save();
+    ctx.translate(cx, cy);
+    ctx.scale(Math.max(sx, 0.001), Math.max(sy, 0.001));
+    if (this.style === 'tiles') {
+      // A card: 1 blue, 2 red, 3 and up white with dark figures.
+      const v = p;
+      const face = v === 1 ? '#66b3ff' : v === 2 ? '#ff6680' : '#ffffff';
+      const ink = v <= 2 ? '#ffffff' : v >= 96 ? '#c0392b' : '#1f2420';
+      const s = cell * 0.84;
+      ctx.fillStyle = 'rgba(0,0,0,0.18)';
+      roundRect(ctx, -s / 2, -s / 2 + cell * 0.04, s, s, cell * 0.1);
+      ctx.fill();
+      ctx.fillStyle = face;
+      roundRect(ctx, -s / 2, -s / 2, s, s, cell * 0.1);
+      ctx.fill();
+      const text = String(v);
+      ctx.fillStyle = ink;
+      ctx.textAlign = 'center';
+      ctx.textBaseline = 'middle';
+      const size = cell * (text.length <= 2 ? 0.38 : text.length === 3 ? 0.3 : 0.24);
+      ctx.font = `700 ${Math.round(size)}px system-ui, sans-serif`;
+      ctx.fillText(text, 0, cell * 0.02);
+    } else if (this.style === 'marks') {
+      ctx.strokeStyle = this.playerColour(p, now);
+      ctx.lineWidth = cell * 0.11;
+      ctx.lineCap = 'round';
+      ctx.beginPath();
+      if (p === 0) {
+        const d = r * 0.72;
+        ctx.moveTo(-d, -d);
+        ctx.lineTo(d, d);
+        ctx.moveTo(d, -d);
+        ctx.lineTo(-d, d);
+      } else ctx.arc(0, 0, r * 0.75, 0, Math.PI * 2);
+      ctx.stroke();
+    } else {
+      ctx.beginPath();
+      ctx.arc(0, cell * 0.03, r, 0, Math.PI * 2);
+      ctx.fillStyle = 'rgba(0,0,0,0.35)';
+      ctx.fill();
+      ctx.beginPath();
+      ctx.arc(0, 0, r, 0, Math.PI * 2);
+      ctx.fillStyle = this.playerColour(p, now);
+      ctx.fill();
+      ctx.lineWidth = Math.max(1, cell * 0.025);
+      ctx.strokeStyle = th.rims[p];
+      ctx.stroke();
+      // A soft highlight so that discs read as discs.
+      const g = ctx.createRadialGradient(-r * 0.35, -r * 0.4, r * 0.05, 0, 0, r);
+      g.addColorStop(0, p === 0 ? 'rgba(255,255,255,0.22)' : 'rgba(255,255,255,0.6)');
+      g.addColorStop(1, 'rgba(255,255,255,0)');
+      ctx.fillStyle = g;
+      ctx.fill();
+    }
+    ctx.restore();
+  }
+}
+
+function easeOut(k) {
+  return 1 - (1 - k) * (1 - k);
+}
+
+function roundRect(ctx, x, y, w, h, r) {
+  ctx.beginPath();
+  ctx.moveTo(x + r, y);
+  ctx.arcTo(x + w, y, x + w, y + h, r);
+  ctx.arcTo(x + w, y + h, x, y + h, r);
+  ctx.arcTo(x, y + h, x, y, r);
+  ctx.arcTo(x, y, x + w, y, r);
+  ctx.closePath();
+}

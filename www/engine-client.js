@@ -1,0 +1,182 @@
+// The page's side of the engine worker: a promise per request, one cached start-up promise, cancel by
+// terminating the worker, and recovery from a crashed worker without losing the game.
+//
+// The client remembers the game's record (game id, start position, moves played, moves taken back)
+// from every state the worker returns, so a fresh worker can be brought to exactly the same game.
+
+/** The error a request gets when it was cancelled (the worker was stopped under it). */
+export class Cancelled extends Error {
+  constructor() {
+    super('cancelled');
+    this.name = 'Cancelled';
+  }
+}
+
+export class EngineClient {
+  /**
+   * @param {object} opts
+   * @param {string} [opts.url] the worker script
+   * @param {(message: string) => void} [opts.onCrash] told when the worker crashed and was restarted
+   */
+  constructor({ url = new URL('./worker.js', import.meta.url), onCrash = () => {} } = {}) {
+    this.url = url;
+    this.onCrash = onCrash;
+    this.nextId = 1;
+    this.pending = new Map();
+    this.record = null; // {game, start, moves, redo}
+    this.crashes = [];
+    this.ready = this.spawn();
+  }
+
+  /** Starts a worker and, when a game is recorded, rebuilds it there. Resolves when usable. */
+  spawn() {
+    const w = new Worker(this.url, { type: 'module' });
+    this.worker = w;
+    w.onmessage = (ev) => this.receive(ev.data);
+    w.onerror = (ev) => {
+      ev.preventDefault();
+      this.crashed(`The engine failed (${ev.message || 'worker error'})`);
+    };
+    w.onmessageerror = () => this.crashed('The engine sent a message that could not be read');
+    const r = this.record;
+    if (!r) return Promise.resolve();
+    return this.post('restore', [r.game, r.start, r.moves, r.redo]).then(
+      (state) => this.remember(state),
+      (e) => {
+        // The record no longer replays (should not happen): start the game afresh rather than fail.
+        if (e instanceof Cancelled) return;
+        console.error('could not restore the game', e);
+        return this.post('open', [r.game]).then((s) => {
+          this.record = { game: r.game, start: null, moves: [], redo: [] };
+          return s;
+        });
+      },
+    );
+  }
+
+  receive(msg) {
+    const p = this.pending.get(msg.id);
+    if (!p) return;
+    if ('progress' in msg) {
+      p.onProgress?.(msg.progress);
+      return;
+    }
+    if ('iteration' in msg) {
+      p.onIteration?.(msg.iteration);
+      return;
+    }
+    this.pending.delete(msg.id);
+    if ('ok' in msg) p.resolve(msg.ok);
+    else if (msg.fatal) {
+      p.reject(new Error(msg.err));
+      this.crashed(`The engine crashed (${msg.err})`);
+    } else p.reject(new Error(msg.err));
+  }
+
+  post(op, args, onProgress, onIteration) {
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject, onProgress, onIteration });
+      this.worker.postMessage({ id, op, args });
+    });
+  }
+
+  /** Sends a request once the worker is ready; resolves with its answer or rejects with its error. */
+  async call(op, args = [], onProgress, onIteration) {
+    await this.ready;
+    return this.post(op, args, onProgress, onIteration);
+  }
+
+  /** Stops whatever the worker is doing (a search): pending requests reject with Cancelled. */
+  cancel() {
+    this.restart();
+  }
+
+  restart() {
+    this.worker.terminate();
+    const pending = [...this.pending.values()];
+    this.pending.clear();
+    for (const p of pending) p.reject(new Cancelled());
+    this.ready = this.spawn();
+    return this.ready;
+  }
+
+  crashed(message) {
+    const now = Date.now();
+    this.crashes = this.crashes.filter((t) => now - t < 5000).concat(now);
+    if (this.crashes.length > 3) {
+      this.onCrash(`${message} (repeatedly; reload the page to try again)`);
+      this.worker.terminate();
+      for (const p of this.pending.values()) p.reject(new Error(message));
+      this.pending.clear();
+      return;
+    }
+    // Restart first, so that whatever onCrash asks for goes to the fresh worker after the replay.
+    this.restart();
+    this.onCrash(message);
+  }
+
+  remember(state, start) {
+    if (!state || typeof state !== 'object' || !('history' in state)) return state;
+    const prevStart = this.record && this.record.game === state.game ? this.record.start : null;
+    this.record = {
+      game: state.game,
+      start: start !== undefined ? start : prevStart,
+      moves: state.history,
+      redo: state.redo,
+    };
+    return state;
+  }
+
+  // The game API: each resolves with the new state ({game, position, to_move, players, legal,
+  // history, redo, outcome}) or, for play, {played, state}.
+  catalogue() {
+    return this.call('catalogue');
+  }
+  async open(game) {
+    const s = await this.call('open', [game]);
+    return this.remember(s, null);
+  }
+  async restore(game, start, moves, redo = []) {
+    const s = await this.call('restore', [game, start, moves, redo]);
+    return this.remember(s, start);
+  }
+  async play(text) {
+    const r = await this.call('play', [text]);
+    this.remember(r.state);
+    return r;
+  }
+  async playChance() {
+    const r = await this.call('playChance');
+    this.remember(r.state);
+    return r;
+  }
+  async undo() {
+    return this.remember(await this.call('undo'));
+  }
+  async redo() {
+    return this.remember(await this.call('redo'));
+  }
+  async setPosition(text) {
+    const s = await this.call('setPosition', [text]);
+    return this.remember(s, s.position);
+  }
+  state() {
+    return this.call('state');
+  }
+  /**
+   * Searches with the given options; `onProgress` gets the worker's progress reports and
+   * `onIteration`, when given, the tree of each completed iteration (iterative deepening).
+   */
+  search(options, onProgress, onIteration) {
+    return this.call('search', [options, !!onIteration], onProgress, onIteration);
+  }
+  /** The position text after `moves` from `position` (null: the start), without touching the game. */
+  preview(game, position, moves) {
+    return this.call('preview', [game, position, moves]);
+  }
+  /** Makes the engine panic (for tests of the recovery). */
+  panic() {
+    return this.call('panic');
+  }
+}

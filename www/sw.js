@@ -1,0 +1,95 @@
+// Plyscope's service worker: keeps the page, its scripts, the engine (wasm) and the example trees in a
+// cache so that after one visit the app loads and plays with the network off.
+//
+// Strategy: network first (a rebuilt engine is picked up at once when online), falling back to the
+// cache; every same-origin GET that succeeds refreshes its cached copy.
+const CACHE = 'plyscope-v1';
+const CORE = [
+  './',
+  './index.html',
+  './style.css',
+  './app.js',
+  './engine-client.js',
+  './worker.js',
+  './games.js',
+  './board/grid.js',
+  './manifest.webmanifest',
+  './icons/icon.svg',
+  './icons/icon-192.png',
+  './icons/icon-512.png',
+  './pkg/plyscope.js',
+  './pkg/plyscope_bg.wasm',
+];
+// Files that may not exist in every build (the tree explorer and its examples): cached when present.
+const OPTIONAL = [
+  './tree/explorer.js',
+  './tree/explorer.css',
+  './tree/format.js',
+  './tree/import.js',
+  './tree/parse-worker.js',
+  './tree/index.html',
+  './tree-format.schema.json',
+  './examples/index.json',
+];
+
+async function precache() {
+  const cache = await caches.open(CACHE);
+  await cache.addAll(CORE);
+  await Promise.all(
+    OPTIONAL.map(async (url) => {
+      try {
+        const res = await fetch(url, { cache: 'no-cache' });
+        if (!res.ok) return;
+        await cache.put(url, res.clone());
+        // An examples index lists the example files: cache them too.
+        if (url.endsWith('index.json')) {
+          const list = await res.json();
+          const files = Array.isArray(list) ? list : Array.isArray(list.examples) ? list.examples : [];
+          const base = new URL(url, self.location.href);
+          await Promise.all(
+            files
+              .map((f) => (typeof f === 'string' ? f : f && (f.file || f.url || f.path)))
+              .filter((f) => typeof f === 'string')
+              .map((f) => cache.add(new URL(f, base).href).catch(() => {})),
+          );
+        }
+      } catch {
+        // Not part of this build.
+      }
+    }),
+  );
+}
+
+self.addEventListener('install', (ev) => {
+  ev.waitUntil(precache().then(() => self.skipWaiting()));
+});
+
+self.addEventListener('activate', (ev) => {
+  ev.waitUntil(
+    (async () => {
+      for (const key of await caches.keys()) if (key !== CACHE) await caches.delete(key);
+      await self.clients.claim();
+    })(),
+  );
+});
+
+self.addEventListener('fetch', (ev) => {
+  const req = ev.request;
+  if (req.method !== 'GET' || new URL(req.url).origin !== self.location.origin) return;
+  ev.respondWith(
+    (async () => {
+      const cache = await caches.open(CACHE);
+      try {
+        const res = await fetch(req);
+        if (res.ok) await cache.put(req, res.clone());
+        return res;
+      } catch (err) {
+        const hit =
+          (await cache.match(req, { ignoreSearch: true })) ||
+          (req.mode === 'navigate' ? await cache.match('./index.html') : undefined);
+        if (hit) return hit;
+        throw err;
+      }
+    })(),
+  );
+});

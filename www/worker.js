@@ -1,0 +1,87 @@
+// The engine's worker: loads the WebAssembly engine and answers the page's requests.
+//
+// Request:  {id, op, args}     Reply: {id, ok: value} or {id, err: message, fatal?: true}
+// While a search runs it also posts {id, progress: {fraction, nodes, depth, root_done, root_total,
+// elapsed_ms}} about every 50 ms, and, when asked for a live tree, {id, iteration: treeDocument}
+// after each completed iteration of iterative deepening. A "fatal" error means the WebAssembly
+// instance trapped (a Rust panic): it cannot be trusted any more and the page starts a fresh worker.
+// Relative, so that the app also works from a sub-folder with pkg/ copied next to it (www/pkg/).
+import init, { Engine } from './pkg/plyscope.js';
+
+const ready = init();
+let engine = null;
+
+function need() {
+  if (!engine) throw new Error('no game: send "open" first');
+  return engine;
+}
+
+// Operations that change the game answer with the new state so the page needs one round trip.
+const ops = {
+  catalogue: () => Engine.catalogue(),
+  open(game) {
+    const next = new Engine(game);
+    if (engine) engine.free();
+    engine = next;
+    return engine.state();
+  },
+  state: () => need().state(),
+  play: (text) => ({ played: need().play(text), state: engine.state() }),
+  playChance: () => ({ played: need().playChance(), state: engine.state() }),
+  undo: () => (need().undo(), engine.state()),
+  redo: () => (need().redo(), engine.state()),
+  setPosition: (text) => (need().setPosition(text), engine.state()),
+  seed: (n) => need().seed(n),
+  // Rebuilds a game from its record: start position (or null), moves played, moves taken back.
+  restore(game, start, moves, redo) {
+    const e = new Engine(game);
+    try {
+      if (start) e.setPosition(start);
+      for (const m of moves) e.play(m);
+      for (const m of redo) e.play(m); // redo lists the next move first
+      for (let i = 0; i < redo.length; i++) e.undo();
+    } catch (err) {
+      e.free();
+      throw err;
+    }
+    if (engine) engine.free();
+    engine = e;
+    return engine.state();
+  },
+  search(options, id, live) {
+    const json = need().search(
+      JSON.stringify(options),
+      (p) => postMessage({ id, progress: p }),
+      50,
+      live ? (doc) => postMessage({ id, iteration: doc }) : undefined,
+    );
+    return JSON.parse(json);
+  },
+  // The position after `moves` from `position`, for board previews (a separate engine: the game is
+  // not touched).
+  preview(game, position, moves) {
+    const e = new Engine(game);
+    try {
+      if (position) e.setPosition(position);
+      for (const m of moves) e.play(m);
+      return e.position();
+    } finally {
+      e.free();
+    }
+  },
+  panic: () => need().debugPanic(),
+};
+
+onmessage = async (ev) => {
+  const { id, op, args = [] } = ev.data;
+  try {
+    await ready;
+    const fn = ops[op];
+    if (!fn) throw new Error(`unknown operation ${op}`);
+    const ok = op === 'search' ? fn(args[0], id, args[1]) : fn(...args);
+    postMessage({ id, ok });
+  } catch (e) {
+    const fatal = e instanceof WebAssembly.RuntimeError;
+    postMessage({ id, err: String(e && e.message ? e.message : e), fatal });
+  }
+};
