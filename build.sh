@@ -63,7 +63,7 @@ native_tests() {
 wasm_tests() {
   say "wasm tests: wasm-bindgen-test in headless Chromium (webdriver.json), in the page and in a worker"
   CHROMEDRIVER=/usr/bin/chromedriver WASM_BINDGEN_TEST_TIMEOUT=120 \
-    cargo test --target wasm32-unknown-unknown --test wasm 2>&1
+    cargo test --target wasm32-unknown-unknown --test wasm --test wasm_worker 2>&1
 }
 
 e2e_tests() {
