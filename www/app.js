@@ -79,6 +79,7 @@ let lastTree = null;
 let explorer = null;
 let previewClient = null; // started on the first board preview
 let liveShown = false; // the explorer shows an unfinished search's tree
+let tutorial = null; // {step, done, sides, game} while the Ataxx tutorial runs
 
 const client = new EngineClient({
   onCrash(message) {
@@ -91,7 +92,8 @@ const client = new EngineClient({
 
 function save() {
   try {
-    localStorage.setItem(STORE, JSON.stringify({ settings, record: client.record }));
+    const kept = tutorial ? { ...settings, sides: tutorial.sides, game: tutorial.game } : settings;
+    localStorage.setItem(STORE, JSON.stringify({ settings: kept, record: tutorial ? null : client.record }));
   } catch {
     // Storage full or disabled: the game still plays.
   }
@@ -301,8 +303,13 @@ function updateBoardDecor() {
   if (!board || !view) return;
   const human = humanToMove() && !thinking;
   const cells = human ? moveCells() : [];
+  // With a source selected, each target says whether it is reached by a clone (distance 1) or a
+  // jump (distance 2), for boards that draw the two differently.
+  const dist = (c) => Math.max(Math.abs(c.x - selected.x), Math.abs(c.y - selected.y));
   board.setDecor({
-    hints: selected ? cells.filter((c) => startsFrom(c, selected)) : cells,
+    hints: selected
+      ? cells.filter((c) => startsFrom(c, selected)).map((c) => ({ ...c, kind: dist(c) === 1 ? 'clone' : 'jump' }))
+      : cells,
     cursor,
     showCursor: human && cursor != null,
     selected,
@@ -341,6 +348,8 @@ function render(lastMove) {
     if (!cursor) cursor = { x: 0, y: 0 };
   }
   updateBoardDecor();
+
+  renderWallsPanel();
 
   // Status and score.
   const i = sideIndex();
@@ -617,6 +626,7 @@ async function humanPlay(text) {
     const r = await client.play(text);
     say('');
     applyState(r.state, r.played);
+    if (tutorial && !tutorial.done) return tutorialCheck(r);
     advance();
   } catch (e) {
     if (!(e instanceof Cancelled)) say(e.message, true);
@@ -754,6 +764,283 @@ async function suggest() {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Ataxx wall layouts: presets, a random playable layout, a typed code and the editor. Every check
+// is the engine's (walls::validate, toggle, random_layout); the page only shows its answers.
+
+const wallEl = {
+  panel: $('walls-panel'),
+  current: $('wall-current'),
+  preset: $('wall-preset'),
+  random: $('wall-random'),
+  code: $('wall-code'),
+  play: $('wall-play'),
+  editor: $('wall-editor'),
+  error: $('wall-error'),
+};
+let wallCode = '0000'; // the layout in the editor (hex)
+let wallShownFor = null; // the game id whose layout the panel last took over
+let wallPresetsLoaded = false;
+
+function wallCodeOf(id) {
+  const m = /^ataxx-([0-9A-Fa-f]{4})$/.exec(id);
+  return m ? m[1].toUpperCase() : id === 'ataxx' ? '0000' : null;
+}
+
+function renderWallsPanel() {
+  const isAtaxx = !!state && /^ataxx(-|$)/.test(state.game);
+  wallEl.panel.hidden = !isAtaxx;
+  if (!isAtaxx) return;
+  if (!wallPresetsLoaded) loadWallPresets();
+  const code = wallCodeOf(state.game);
+  wallEl.current.textContent = tutorial ? 'tutorial position' : code ? `playing ${code}` : 'walls from a position';
+  if (state.game !== wallShownFor) {
+    wallShownFor = state.game;
+    if (code) setWallCode(code, false);
+  }
+}
+
+async function loadWallPresets() {
+  wallPresetsLoaded = true;
+  try {
+    const presets = await client.walls('wallPresets');
+    wallEl.preset.replaceChildren(new Option('Choose a preset…', ''));
+    for (const p of presets) wallEl.preset.append(new Option(`${titleCase(p.name)} (${p.code})`, p.code));
+  } catch (e) {
+    wallPresetsLoaded = false;
+    wallEl.error.textContent = e.message;
+  }
+}
+
+/** Shows `code` in the input and the editor (cells from the engine's mirror of the code). */
+async function setWallCode(code, clearError = true) {
+  wallCode = code;
+  wallEl.code.value = code;
+  wallEl.preset.value = [...wallEl.preset.options].some((o) => o.value === code) ? code : '';
+  if (clearError) wallEl.error.textContent = '';
+  let cells = [];
+  try {
+    cells = await client.walls('wallCells', code);
+  } catch (e) {
+    wallEl.error.textContent = e.message;
+  }
+  if (wallCode !== code) return;
+  const walls = new Set(cells);
+  wallEl.editor.replaceChildren();
+  for (let y = 0; y < 7; y++) {
+    for (let x = 0; x < 7; x++) {
+      const cell = (6 - y) * 7 + x; // a1 = 0 .. g7 = 48
+      const b = document.createElement('button');
+      const name = `${'abcdefg'[x]}${7 - y}`;
+      const corner = (x === 0 || x === 6) && (y === 0 || y === 6);
+      b.type = 'button';
+      b.dataset.cell = String(cell);
+      b.dataset.name = name;
+      b.className = walls.has(cell) ? 'wall' : corner ? 'corner' : '';
+      b.textContent = corner ? '●' : '';
+      b.setAttribute('aria-label', `${name}: ${walls.has(cell) ? 'wall' : corner ? 'starting corner' : 'free'}`);
+      b.title = corner ? `${name}: a starting corner (no wall)` : `${name}: toggle the wall here and on its mirror images`;
+      b.addEventListener('click', () => toggleWall(cell));
+      wallEl.editor.append(b);
+    }
+  }
+}
+
+async function toggleWall(cell) {
+  try {
+    const next = await client.walls('wallToggle', wallCode, cell);
+    await setWallCode(next);
+    const focus = wallEl.editor.querySelector(`[data-cell="${cell}"]`);
+    if (focus) focus.focus();
+  } catch (e) {
+    wallEl.error.textContent = e.message;
+  }
+}
+
+/** Starts a game on the layout typed or edited, if the engine finds it playable. */
+async function playWallCode(text) {
+  try {
+    const code = await client.walls('wallCheck', text);
+    wallEl.error.textContent = '';
+    if (tutorial) endTutorial(false);
+    wallShownFor = null;
+    await newGame(code === '0000' ? 'ataxx' : `ataxx-${code}`);
+    say(`Wall layout ${code}.`);
+  } catch (e) {
+    if (!(e instanceof Cancelled)) wallEl.error.textContent = e.message;
+  }
+}
+
+wallEl.preset.addEventListener('change', () => {
+  if (wallEl.preset.value) playWallCode(wallEl.preset.value);
+});
+wallEl.random.addEventListener('click', async () => {
+  const seed = crypto.getRandomValues(new Uint32Array(1))[0];
+  try {
+    const code = await client.walls('wallRandom', seed);
+    await setWallCode(code);
+    await playWallCode(code);
+  } catch (e) {
+    wallEl.error.textContent = e.message;
+  }
+});
+wallEl.play.addEventListener('click', () => playWallCode(wallEl.code.value));
+wallEl.code.addEventListener('keydown', (ev) => {
+  if (ev.key === 'Enter') playWallCode(wallEl.code.value);
+});
+wallEl.code.addEventListener('change', async () => {
+  // Show a typed code in the editor when the engine can read it; playing it checks it fully.
+  try {
+    await client.walls('wallCells', wallEl.code.value);
+    const t = wallEl.code.value.trim().replace(/^0x/i, '').toUpperCase().padStart(4, '0');
+    await setWallCode(t);
+  } catch (e) {
+    wallEl.error.textContent = e.message;
+  }
+});
+
+// ---------------------------------------------------------------------------------------------
+// Ataxx tutorial: small positions, each asking for the move that shows one rule. Both sides are
+// human while it runs; a wrong move is taken back with a word on why.
+
+const count = (v, p) => v.cells.filter((c) => c === p).length;
+const TUTORIAL = [
+  {
+    title: 'Clone',
+    fen: '7/7/7/3x3/7/7/6o x 0 1',
+    text: 'You play black. A move goes to an empty cell. Click your piece on d4, then one of the cells right next to it (diagonals count): that is a clone, and the piece you started from stays.',
+    goal: (played) => played.length === 2,
+    wrong: 'That was not a step to a neighbouring cell. Pick a filled dot, right next to d4.',
+    well: 'Well done: a clone adds a piece, so you now have two.',
+  },
+  {
+    title: 'Jump',
+    fen: '7/7/7/3x3/7/7/6o x 0 1',
+    text: 'A move can also go two cells away: a jump. The piece leaves its cell, so you do not gain one, but you reach further. Select d4 and pick a dashed ring.',
+    goal: (played) => played.length === 4 && played !== '0000',
+    wrong: 'That was a clone (one step). Jump: pick a cell two steps away from d4.',
+    well: 'Well done: the piece jumped, and d4 is empty again.',
+  },
+  {
+    title: 'Conversion',
+    fen: '6o/7/7/7/2o4/2o4/x6 x 0 1',
+    text: 'After any move, every enemy piece touching the cell you moved to turns to your colour. Take both white pieces on c2 and c3 with one move.',
+    goal: (played, s, v) => count(v, 1) === 1,
+    wrong: 'That cell does not touch both c2 and c3. Find a cell next to both of them.',
+    well: 'Well done: both white pieces next to your new piece became black.',
+  },
+  {
+    title: 'Pass',
+    fen: '7/7/7/7/ooo4/ooo4/xoo4 x 0 1',
+    text: 'Your piece on a1 is boxed in: no empty cell within two steps. A player without a move must pass. Press the Pass button under the board.',
+    goal: (played) => played === '0000',
+    wrong: 'Passing is the only move here.',
+    well: 'Well done: you passed, and white plays on. The game goes on as long as someone can move.',
+  },
+  {
+    title: 'End of the game',
+    fen: '7/7/7/7/2o4/2o4/x6 x 0 1',
+    text: 'The game ends when a side has no pieces left, or when no empty cell can be reached; then the side with more pieces wins. White has only two pieces: take both and win.',
+    goal: (played, s, v) => !!s.outcome && count(v, 1) === 0,
+    wrong: 'White still has a piece. One move can take both: find a cell touching c2 and c3.',
+    well: 'Well done: white has no pieces left, and the game is over. You know the rules!',
+  },
+];
+
+const tutEl = {
+  box: $('tutorial'),
+  title: $('tutorial-title'),
+  count: $('tutorial-count'),
+  text: $('tutorial-text'),
+  result: $('tutorial-result'),
+  retry: $('tutorial-retry'),
+  next: $('tutorial-next'),
+  exit: $('tutorial-exit'),
+};
+
+async function startTutorial() {
+  if (!tutorial) {
+    tutorial = { step: 0, done: false, sides: settings.sides.map((x) => ({ ...x })), game: settings.game };
+    settings.sides.forEach((x) => (x.level = 'human'));
+  }
+  tutorial.step = 0;
+  await loadTutorialStep();
+}
+
+async function loadTutorialStep() {
+  const step = TUTORIAL[tutorial.step];
+  stopThinking();
+  generation++;
+  tutorial.done = false;
+  tutEl.box.hidden = false;
+  tutEl.title.textContent = `Tutorial: ${step.title}`;
+  tutEl.count.textContent = `step ${tutorial.step + 1} of ${TUTORIAL.length}`;
+  tutEl.text.textContent = step.text;
+  tutEl.result.textContent = '';
+  tutEl.result.className = 'tutorial-result';
+  tutEl.next.disabled = true;
+  tutEl.next.textContent = tutorial.step + 1 < TUTORIAL.length ? 'Next step' : 'Finish';
+  try {
+    if (!state || state.game !== 'ataxx') await client.open('ataxx');
+    settings.game = 'ataxx';
+    const s = await client.setPosition(step.fen);
+    say('');
+    applyState(s);
+    renderPlayers();
+  } catch (e) {
+    if (!(e instanceof Cancelled)) say(e.message, true);
+  }
+}
+
+async function tutorialCheck(r) {
+  const step = TUTORIAL[tutorial.step];
+  const v = adapter ? adapter.parse(r.state.position, r.state.game) : null;
+  if (v && step.goal(r.played, r.state, v)) {
+    tutorial.done = true;
+    tutEl.result.textContent = step.well;
+    tutEl.result.className = 'tutorial-result ok';
+    tutEl.next.disabled = false;
+    tutEl.next.focus();
+    return;
+  }
+  tutEl.result.textContent = `Not quite: ${step.wrong}`;
+  tutEl.result.className = 'tutorial-result bad';
+  const gen = ++generation;
+  await sleep(700);
+  while (board?.animating) await sleep(50);
+  if (gen !== generation || !tutorial) return;
+  try {
+    applyState(await client.undo());
+  } catch (e) {
+    if (!(e instanceof Cancelled)) say(e.message, true);
+  }
+}
+
+function endTutorial(restart = true) {
+  if (!tutorial) return;
+  const t = tutorial;
+  tutorial = null;
+  tutEl.box.hidden = true;
+  t.sides.forEach((x, i) => Object.assign(settings.sides[i], x));
+  renderPlayers();
+  save();
+  if (restart) newGame(t.game);
+}
+
+$('tutorial-start').addEventListener('click', startTutorial);
+tutEl.retry.addEventListener('click', () => tutorial && loadTutorialStep());
+tutEl.exit.addEventListener('click', () => endTutorial(true));
+tutEl.next.addEventListener('click', () => {
+  if (!tutorial || !tutorial.done) return;
+  if (tutorial.step + 1 < TUTORIAL.length) {
+    tutorial.step++;
+    loadTutorialStep();
+  } else {
+    endTutorial(true);
+    toast('Tutorial complete: enjoy a game!');
+  }
+});
+
+// ---------------------------------------------------------------------------------------------
 // Board input
 
 function cellClicked(c) {
@@ -766,16 +1053,20 @@ function cellClicked(c) {
   const cells = moveCells();
   const here = cells.filter((m) => m.x === c.x && m.y === c.y);
   if (selected) {
-    const m = here.find((h) => h.from && h.from.x === selected.x && h.from.y === selected.y);
+    const m = here.find((h) => startsFrom(h, selected));
     if (m) return humanPlay(m.move);
   }
   const distinct = [...new Set(here.map((h) => h.move))];
-  if (distinct.length === 1) return humanPlay(distinct[0]);
-  if (cells.some((m) => m.from && m.from.x === c.x && m.from.y === c.y)) {
-    selected = { x: c.x, y: c.y };
+  if (distinct.length === 1 && !selected) return humanPlay(distinct[0]);
+  // A piece of the side to move from which a move starts: select it (again, to change the choice).
+  const own = view && view.cells[c.y * view.w + c.x] === sideIndex();
+  if (cells.some((m) => m.from && m.from.x === c.x && m.from.y === c.y) || (own && cells.some((m) => startsFrom(m, c)))) {
+    selected = selected && selected.x === c.x && selected.y === c.y ? null : { x: c.x, y: c.y };
+    if (selected && adapter?.startsFrom) say('Filled dots: clone (the piece stays); dashed rings: jump (the piece leaves its cell).');
     updateBoardDecor();
     return;
   }
+  if (distinct.length === 1) return humanPlay(distinct[0]);
   if (distinct.length > 1) {
     say('Choose where the piece comes from first.', true);
     return;
@@ -978,8 +1269,11 @@ function showTree(doc, live = false) {
 // ---------------------------------------------------------------------------------------------
 // Wiring and start-up
 
-el.newGame.addEventListener('click', () => newGame(el.game.value));
-el.game.addEventListener('change', () => newGame(el.game.value));
+el.newGame.addEventListener('click', () => (tutorial ? loadTutorialStep() : newGame(el.game.value)));
+el.game.addEventListener('change', () => {
+  if (tutorial) endTutorial(false);
+  newGame(el.game.value);
+});
 el.undo.addEventListener('click', undo);
 el.redo.addEventListener('click', redo);
 el.pause.addEventListener('click', togglePause);

@@ -175,6 +175,11 @@ export class EngineClient {
   preview(game, position, moves) {
     return this.call('preview', [game, position, moves]);
   }
+  /** Ataxx wall layouts: `op` is wallPresets, wallCheck(text), wallToggle(code, cell), wallCells(code)
+   * or wallRandom(seed); codes are hex text, cells 0 (a1) to 48 (g7). */
+  walls(op, ...args) {
+    return this.call(op, args);
+  }
   /** Makes the engine panic (for tests of the recovery). */
   panic() {
     return this.call('panic');

@@ -6,7 +6,14 @@
 // after each completed iteration of iterative deepening. A "fatal" error means the WebAssembly
 // instance trapped (a Rust panic): it cannot be trusted any more and the page starts a fresh worker.
 // Relative, so that the app also works from a sub-folder with pkg/ copied next to it (www/pkg/).
-import init, { Engine } from './pkg/plyscope.js';
+import init, {
+  Engine,
+  ataxxWallPresets,
+  ataxxWallCheck,
+  ataxxWallToggle,
+  ataxxWallCells,
+  ataxxRandomLayout,
+} from './pkg/plyscope.js';
 
 const ready = init();
 let engine = null;
@@ -69,6 +76,12 @@ const ops = {
       e.free();
     }
   },
+  // Ataxx wall layouts (codes as hex text); each answers the engine's own result or message.
+  wallPresets: () => ataxxWallPresets(),
+  wallCheck: (text) => ataxxWallCheck(text),
+  wallToggle: (code, cell) => ataxxWallToggle(code, cell),
+  wallCells: (code) => Array.from(ataxxWallCells(code)),
+  wallRandom: (seed) => ataxxRandomLayout(seed >>> 0),
   panic: () => need().debugPanic(),
 };
 

@@ -19,6 +19,9 @@ const THEMES = {
     last: '#ffcc33',
     cursor: '#ffffff',
     wall: '#6b5a45',
+    clone: 'rgba(255, 230, 120, 0.9)',
+    cloneCell: 'rgba(255, 230, 120, 0.16)',
+    jump: 'rgba(170, 225, 255, 0.95)',
     players: ['#161616', '#f4f4f0'],
     rims: ['#000000', '#b9b9b2'],
   },
@@ -235,11 +238,31 @@ export class GridBoard {
     ctx.stroke();
 
     // Hints (valid moves of a human player).
-    ctx.fillStyle = th.hint;
+    // With a piece selected (Ataxx), clone targets (kind 'clone', distance 1: the piece stays) are
+    // filled dots on a lit cell, jump targets (kind 'jump', distance 2: the piece leaves) rings.
     for (const h of this.decor.hints || []) {
+      const cx = x0 + (h.x + 0.5) * cell;
+      const cy = y0 + (h.y + 0.5) * cell;
       ctx.beginPath();
-      ctx.arc(x0 + (h.x + 0.5) * cell, y0 + (h.y + 0.5) * cell, cell * (this.style === 'marks' ? 0.08 : 0.13), 0, Math.PI * 2);
-      ctx.fill();
+      if (h.kind === 'jump') {
+        ctx.strokeStyle = th.jump || th.hint;
+        ctx.lineWidth = Math.max(2, cell * 0.07);
+        ctx.setLineDash([Math.max(3, cell * 0.09), Math.max(2, cell * 0.06)]);
+        ctx.arc(cx, cy, cell * 0.24, 0, Math.PI * 2);
+        ctx.stroke();
+        ctx.setLineDash([]);
+      } else if (h.kind === 'clone') {
+        ctx.fillStyle = th.cloneCell || th.hint;
+        ctx.fillRect(x0 + h.x * cell + 1, y0 + h.y * cell + 1, cell - 2, cell - 2);
+        ctx.beginPath();
+        ctx.fillStyle = th.clone || th.hint;
+        ctx.arc(cx, cy, cell * 0.17, 0, Math.PI * 2);
+        ctx.fill();
+      } else {
+        ctx.fillStyle = th.hint;
+        ctx.arc(cx, cy, cell * (this.style === 'marks' ? 0.08 : 0.13), 0, Math.PI * 2);
+        ctx.fill();
+      }
     }
 
     // The last move, under the piece, on boards whose pieces are marks (a dot would cross them).
