@@ -163,7 +163,11 @@ function isAi(i) {
 
 function gameEntry(id = settings.game) {
   const base = String(id);
-  return catalogue.find((g) => g.id === base || g.variants.some((v) => v.id === base)) || null;
+  return (
+    catalogue.find((g) => g.id === base || g.variants.some((v) => v.id === base)) ||
+    catalogue.find((g) => base.startsWith(`${g.id}-`)) ||
+    null
+  );
 }
 
 function renderPlayers() {
@@ -320,7 +324,17 @@ function render(lastMove) {
   const entry = gameEntry(state.game);
   adapter = adapterFor(state.game);
   document.title = `Plyscope: ${entry ? entry.name : state.game}`;
-  if (el.game.value !== state.game) el.game.value = state.game;
+  if (el.game.value !== state.game) {
+    // A variant the picker does not list (an Ataxx layout from the editor): add it to the game's group.
+    if (![...el.game.options].some((o) => o.value === state.game) && entry) {
+      const group = [...el.game.querySelectorAll('optgroup')].find((g) => [...g.children].some((o) => o.value === entry.id));
+      const code = wallCodeOf(state.game);
+      const o = new Option(code ? `${entry.name}, walls ${code}` : state.game, state.game);
+      o.dataset.custom = '1';
+      (group || el.game).append(o);
+    }
+    el.game.value = state.game;
+  }
 
   // Board.
   if (adapter) {
@@ -333,7 +347,8 @@ function render(lastMove) {
     if (prevW !== view.w) cursor = null;
     const lastText = lastMove ?? state.history[state.history.length - 1];
     const last = lastText ? adapter.target(lastText, view) : null;
-    board.setView(view, { last, labels: { col: adapter.colLabel, row: adapter.rowLabel } });
+    // Only a move animates: a position set, a new game or a take-back is shown at once.
+    board.setView(view, { last, labels: { col: adapter.colLabel, row: adapter.rowLabel } }, lastMove != null);
   } else {
     view = null;
     el.canvas.hidden = true;
@@ -964,6 +979,7 @@ async function startTutorial() {
   }
   tutorial.step = 0;
   await loadTutorialStep();
+  tutEl.box.scrollIntoView({ block: 'start' });
 }
 
 async function loadTutorialStep() {

@@ -240,8 +240,10 @@ test('phone size: board, wall panel and tutorial fit', async () => {
   await shot(page, 'ataxx-phone');
   await page.click('[data-testid=tutorial-start]');
   await page.waitForFunction(() => window.plyscope.state.position.startsWith('7/7/7/3x3/'));
+  assert.ok(await page.evaluate(() => document.querySelector('[data-testid=tutorial]').getBoundingClientRect().top >= -1), 'the tutorial is scrolled into sight');
   const d4 = cellOf('d4');
   await clickCell(page, d4.x, d4.y);
+  await page.waitForFunction(() => !!window.plyscope.board.decor.selected);
   await shot(page, 'ataxx-phone-tutorial');
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   assert.ok(overflow <= 0, `no sideways scrolling (${overflow}px)`);

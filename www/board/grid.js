@@ -97,11 +97,12 @@ export class GridBoard {
     this.request();
   }
 
-  /** Shows a new position; pieces that appeared or changed owner since the last one are animated. */
-  setView(view, decor = {}) {
+  /** Shows a new position; when `animate` (a move was played), pieces that appeared or changed
+   * owner since the last one are animated. */
+  setView(view, decor = {}, animate = true) {
     const prev = this.view;
     const now = performance.now();
-    if (prev && prev.w === view.w && prev.h === view.h && !reducedMotion()) {
+    if (animate && prev && prev.w === view.w && prev.h === view.h && !reducedMotion()) {
       const origin = decor.last;
       for (let i = 0; i < view.cells.length; i++) {
         const a = prev.cells[i];
