@@ -14,7 +14,13 @@ const LEVELS = [
   { id: 'alphabeta', name: 'Alpha-beta' },
 ];
 const TREE_NODE_CAP = 4000;
-const AI_PAUSE_MS = 350; // between two AI moves, so that AI vs AI can be followed
+const SWIPES = ['up', 'down', 'left', 'right'];
+/** The AI's pace: the pause before an AI move (and before nature deals) in milliseconds. */
+const SPEEDS = [
+  { id: 'slow', name: 'Slow', ms: 1000 },
+  { id: 'normal', name: 'Normal', ms: 350 },
+  { id: 'fast', name: 'Fast', ms: 0 },
+];
 
 const $ = (id) => document.getElementById(id);
 const el = {
@@ -39,6 +45,11 @@ const el = {
   pause: $('pause'),
   step: $('step'),
   suggest: $('suggest'),
+  aiPlays: $('ai-plays'),
+  speed: $('ai-speed'),
+  hintPanel: $('hint-panel'),
+  hintWhy: $('hint-why'),
+  hintMoves: $('hint-moves'),
   message: $('message'),
   engineError: $('engine-error'),
   players: $('players'),
@@ -65,7 +76,12 @@ const settings = {
   game: 'tictactoe',
   sides: [defaultSide('human'), defaultSide('random')],
   paused: false,
+  speed: 'normal',
 };
+/** The pause before each AI move, so that AI vs AI (or the AI playing Threes) can be followed. */
+function aiPauseMs() {
+  return (SPEEDS.find((x) => x.id === settings.speed) || SPEEDS[1]).ms;
+}
 let catalogue = [];
 let state = null; // the engine's state: {game, position, to_move, players, legal, history, redo, outcome}
 let view = null; // the adapter's reading of the position
@@ -116,6 +132,7 @@ function load() {
         });
       }
       settings.paused = !!saved.settings.paused;
+      if (SPEEDS.some((x) => x.id === saved.settings.speed)) settings.speed = saved.settings.speed;
     }
     return saved.record || null;
   } catch {
@@ -315,7 +332,7 @@ function updateBoardDecor() {
       ? cells.filter((c) => startsFrom(c, selected)).map((c) => ({ ...c, kind: dist(c) === 1 ? 'clone' : 'jump' }))
       : cells,
     cursor,
-    showCursor: human && cursor != null,
+    showCursor: human && cursor != null && cells.length > 0,
     selected,
   });
 }
@@ -348,7 +365,10 @@ function render(lastMove) {
     const lastText = lastMove ?? state.history[state.history.length - 1];
     const last = lastText ? adapter.target(lastText, view) : null;
     // Only a move animates: a position set, a new game or a take-back is shown at once.
-    board.setView(view, { last, labels: { col: adapter.colLabel, row: adapter.rowLabel } }, lastMove != null);
+    const swipe = SWIPES.includes(lastText) && lastMove != null ? lastText : null;
+    board.setView(view, { last, swipe, labels: { col: adapter.colLabel, row: adapter.rowLabel } }, lastMove != null);
+    // Swipe games take pointer drags on the board; the page must not scroll under the finger.
+    el.canvas.style.touchAction = adapter.style === 'tiles' ? 'none' : '';
   } else {
     view = null;
     el.canvas.hidden = true;
@@ -376,10 +396,33 @@ function render(lastMove) {
     const level = settings.sides[i]?.level;
     const what = level && level !== 'human' ? `${levelName(level)} AI` : 'human';
     const paused = isAi(i) && settings.paused ? ' (AI paused)' : '';
-    el.turn.textContent = `${who} to move — ${what}${paused}`;
+    el.turn.textContent =
+      state.players.length === 1
+        ? isAi(i)
+          ? `The ${levelName(settings.sides[i].level)} AI plays${paused}`
+          : 'Your move: swipe, or use the arrow keys'
+        : `${who} to move — ${what}${paused}`;
   }
   el.score.replaceChildren();
-  state.players.forEach((name, p) => {
+  if (adapter?.style === 'tiles' && view) {
+    // Threes: the score and the next card, drawn as a small card in its colour.
+    const sc = document.createElement('span');
+    sc.className = 'score-side';
+    sc.dataset.testid = 'score-0';
+    sc.textContent = `Score ${view.points.toLocaleString('en')}`;
+    el.score.append(sc);
+    if (view.next) {
+      const nx = document.createElement('span');
+      nx.className = 'next-hint';
+      nx.dataset.testid = 'next-card';
+      const card = document.createElement('span');
+      card.className = `next-card ${view.next === '1' ? 'one' : view.next === '2' ? 'two' : 'high'}`;
+      card.textContent = view.next === 'bonus' ? '+' : view.next;
+      card.title = view.next === 'bonus' ? 'A bonus card (6 or more)' : `The next card is a ${view.next}`;
+      nx.append(document.createTextNode('Next'), card);
+      el.score.append(nx);
+    }
+  } else state.players.forEach((name, p) => {
     const s = document.createElement('span');
     s.className = 'score-side';
     s.dataset.testid = `score-${p}`;
@@ -392,7 +435,6 @@ function render(lastMove) {
     }
     let text = playerName(name);
     if (adapter?.score && view) text += ` ${view.cells.filter((c) => c === p).length}`;
-    if (view?.note) text += ` · ${view.note}`;
     s.append(document.createTextNode(text));
     el.score.append(s);
   });
@@ -405,9 +447,11 @@ function render(lastMove) {
   } else el.banner.hidden = true;
 
   // Moves that have no cell (pass, swipes, games without a board adapter).
-  el.moveButtons.replaceChildren();
+  // At a chance turn the buttons stay (disabled by updateControls), so that the controls do not
+  // jump between a swipe and its deal.
   const cellMoves = new Set(moveCells().map((c) => c.move));
   if (state.to_move !== 'chance') {
+    el.moveButtons.replaceChildren();
     for (const m of state.legal) {
       if (cellMoves.has(m.move)) continue;
       const b = document.createElement('button');
@@ -467,6 +511,14 @@ function updateControls() {
   el.step.disabled = !(settings.paused && isAi(sideIndex()) && !state?.outcome && !busy);
   for (const b of el.moveButtons.querySelectorAll('button')) b.disabled = !humanToMove() || busy;
   el.suggest.disabled = !state || !humanToMove() || busy;
+  const solo = !!state && state.players.length === 1;
+  el.aiPlays.hidden = !solo;
+  if (solo) {
+    const on = isAi(0);
+    el.aiPlays.textContent = on ? 'Stop AI' : 'AI plays';
+    el.aiPlays.setAttribute('aria-pressed', String(on));
+    el.aiPlays.disabled = !!state.outcome;
+  }
 }
 
 function fitBanner() {
@@ -515,6 +567,7 @@ function applyState(s, lastMove) {
   if ((lastMove === 'pass' || lastMove === '0000') && state?.players.includes(state.to_move)) {
     say(`${playerName(state.to_move)} has no move and passes.`);
   }
+  if (!s || !state || s.position !== state.position) hideHint();
   state = s;
   selected = null;
   render(lastMove);
@@ -544,7 +597,7 @@ async function advance() {
   if (!state || state.outcome || thinking) return updateControls();
   if (state.to_move === 'chance') {
     const gen = generation;
-    await sleep(200);
+    await sleep(Math.min(200, aiPauseMs()));
     if (gen !== generation || state.to_move !== 'chance') return;
     try {
       const r = await client.playChance();
@@ -595,9 +648,9 @@ async function aiMove(i) {
     return;
   }
   // Let a quick answer's animation finish, so that AI vs AI can be followed.
-  const wait = AI_PAUSE_MS - (performance.now() - started);
+  const wait = aiPauseMs() - (performance.now() - started);
   if (wait > 0) await sleep(wait);
-  while (board?.animating) await sleep(50);
+  while (board?.animating && aiPauseMs() > 0) await sleep(50);
   if (thinking !== token || gen !== generation) return;
   try {
     const r = await client.play(report.move);
@@ -618,6 +671,34 @@ async function aiMove(i) {
     return;
   }
   advance();
+}
+
+function formatValue(v) {
+  return Number.isFinite(v) ? String(Math.round(v * 100) / 100) : String(v);
+}
+
+/** What the AI would do and why: every root move with its backed-up value, the chosen one first. */
+function showHint(r, opts) {
+  el.hintPanel.hidden = false;
+  const algo = opts.algorithm === 'expectimax' ? 'Expectimax (average over the deals)' : titleCase(opts.algorithm);
+  const depth = r.stats?.depth_reached || opts.depth;
+  el.hintWhy.textContent = `${algo}, ${depth} ${depth === 1 ? 'ply' : 'plies'} deep, ${formatCount(r.stats?.nodes || 0)} nodes: ${r.move} has the best value. The moves at the root, best first (values for ${playerName(state.to_move)}; the tree below shows why):`;
+  el.hintMoves.replaceChildren();
+  const moves = [...(r.root_moves || [])].sort((a, b) => b.value - a.value);
+  for (const m of moves) {
+    const li = document.createElement('li');
+    if (m.move === r.move) li.className = 'best';
+    li.dataset.move = m.move;
+    const v = document.createElement('span');
+    v.className = 'val';
+    v.textContent = `${m.exact === false ? '≤ ' : ''}${formatValue(m.value)}`;
+    li.append(document.createTextNode(m.move), v);
+    el.hintMoves.append(li);
+  }
+}
+
+function hideHint() {
+  el.hintPanel.hidden = true;
 }
 
 function showSummary(r) {
@@ -653,6 +734,8 @@ async function newGame(id = el.game.value || settings.game) {
   generation++;
   try {
     const s = await client.open(id);
+    // A random deal cannot be dealt again from its id: the record starts from the position.
+    if (gameEntry(id)?.chance && client.record) client.record.start = s.position;
     settings.game = id;
     cursor = null;
     view = null;
@@ -672,8 +755,11 @@ async function undo() {
   generation++;
   try {
     let s = await client.undo();
-    // Against an AI, take back to the human's last turn.
-    while (s.history.length > 0 && isAi(s.players.indexOf(s.to_move)) && settings.sides.some((x) => x.level === 'human')) {
+    // Against an AI, take back to the human's last turn; a deal goes back with the swipe before it.
+    while (
+      s.history.length > 0 &&
+      (s.to_move === 'chance' || (isAi(s.players.indexOf(s.to_move)) && settings.sides.some((x) => x.level === 'human')))
+    ) {
       s = await client.undo();
     }
     say('');
@@ -756,7 +842,9 @@ async function suggest() {
   thinking = token;
   updateControls();
   updateBoardDecor();
-  const strongest = settings.sides.find((x) => x.level === 'alphabeta') || { level: 'alphabeta', depth: 4, time: 0, q: 0 };
+  // Games with chance search far more nodes a ply: their hint looks two swipes ahead by default.
+  const chance = !!gameEntry(state.game)?.chance;
+  const strongest = settings.sides.find((x) => x.level === 'alphabeta') || { level: 'alphabeta', depth: chance ? 2 : 4, time: 0, q: 0 };
   const opts = { ...searchOptions({ ...strongest, level: 'alphabeta', q: 0 }) };
   try {
     const r = await client.search(opts, (p) => {
@@ -767,8 +855,11 @@ async function suggest() {
     setProgress(null);
     const t = adapter && view ? adapter.target(r.move, view) : null;
     if (t) cursor = { x: t.x, y: t.y };
-    say(`Hint: ${r.move} (value ${Math.round(r.value * 100) / 100} for ${playerName(state.to_move)}). Space plays it.`);
+    const swipe = SWIPES.includes(r.move);
+    say(`Hint: ${r.move} (value ${formatValue(r.value)} for ${playerName(state.to_move)}). ${swipe ? 'The arrow keys play it.' : 'Space plays it.'}`);
+    showHint(r, opts);
     if (r.tree) showTree(r.tree);
+    el.hintPanel.scrollIntoView({ block: 'nearest' });
   } catch (e) {
     if (thinking === token) thinking = null;
     setProgress(null);
@@ -1092,8 +1183,44 @@ function cellClicked(c) {
   updateBoardDecor();
 }
 
+// Swipe games (Threes): a drag across the board by finger or mouse plays the swipe in its main
+// direction; the click that ends a drag is not a cell click.
+let drag = null;
+let dragged = false;
+function swipeGame() {
+  return !!state && adapter?.style === 'tiles' && state.legal.some((m) => SWIPES.includes(m.move));
+}
+el.canvas.addEventListener('pointerdown', (ev) => {
+  dragged = false;
+  if (adapter?.style !== 'tiles') return;
+  drag = { x: ev.clientX, y: ev.clientY, id: ev.pointerId };
+  el.canvas.setPointerCapture?.(ev.pointerId);
+});
+el.canvas.addEventListener('pointerup', (ev) => {
+  const d = drag;
+  drag = null;
+  if (!d || d.id !== ev.pointerId) return;
+  const dx = ev.clientX - d.x;
+  const dy = ev.clientY - d.y;
+  const r = el.canvas.getBoundingClientRect();
+  if (Math.max(Math.abs(dx), Math.abs(dy)) < Math.max(24, r.width * 0.06)) return;
+  dragged = true;
+  const dir = Math.abs(dx) > Math.abs(dy) ? (dx > 0 ? 'right' : 'left') : dy > 0 ? 'down' : 'up';
+  if (!swipeGame()) return;
+  if (!state.legal.some((m) => m.move === dir)) {
+    say(`Nothing can move ${dir}.`, true);
+    return;
+  }
+  humanPlay(dir);
+});
+el.canvas.addEventListener('pointercancel', () => (drag = null));
 el.canvas.addEventListener('click', (ev) => {
   if (!board) return;
+  if (dragged || adapter?.style === 'tiles') {
+    dragged = false;
+    if (swipeGame() && humanToMove()) say('Swipe across the board (or use the arrow keys) to move the cards.');
+    return;
+  }
   cellClicked(board.hitTest(ev.clientX, ev.clientY));
 });
 
@@ -1165,6 +1292,11 @@ document.addEventListener('keydown', (ev) => {
     humanPlay(dir);
     return;
   }
+  if (dir && !ev.shiftKey && swipeGame()) {
+    ev.preventDefault();
+    say(`Nothing can move ${dir}.`, true);
+    return;
+  }
   switch (ev.key) {
     case 'ArrowLeft':
       ev.preventDefault();
@@ -1218,6 +1350,10 @@ document.addEventListener('keydown', (ev) => {
     case 'h':
     case 'H':
       suggest();
+      break;
+    case 'a':
+    case 'A':
+      toggleAiPlays();
       break;
     default:
   }
@@ -1295,6 +1431,23 @@ el.redo.addEventListener('click', redo);
 el.pause.addEventListener('click', togglePause);
 el.step.addEventListener('click', step);
 el.suggest.addEventListener('click', suggest);
+el.aiPlays.addEventListener('click', toggleAiPlays);
+for (const sp of SPEEDS) el.speed.append(new Option(`${sp.name}`, sp.id));
+el.speed.addEventListener('change', () => {
+  settings.speed = el.speed.value;
+  save();
+});
+
+/** One-player games: the AI (the strongest level) takes over, or hands back to the human. */
+function toggleAiPlays() {
+  if (!state || state.players.length !== 1) return;
+  const side = settings.sides[0];
+  if (side.level === 'human') {
+    side.level = 'alphabeta';
+    settings.paused = false;
+  } else side.level = 'human';
+  setLevel(0, side.level);
+}
 el.cancel.addEventListener('click', () => {
   if (!thinking) return;
   settings.paused = true;
@@ -1336,6 +1489,7 @@ function fillGamePicker() {
 
 async function start() {
   const record = load();
+  el.speed.value = settings.speed;
   renderPlayers();
   mountTree();
   try {
@@ -1381,6 +1535,10 @@ window.plyscope = {
   },
   get explorer() {
     return explorer;
+  },
+  /** The last search tree document shown (an AI move's or a hint's). */
+  get tree() {
+    return lastTree;
   },
   /** The client (CSS pixel) centre of the cell a move text points at, or null. */
   cellCenterOf(move) {

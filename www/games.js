@@ -3,8 +3,9 @@
 //
 // An adapter: {geometry, style, parse(position, gameId) -> view, target(move) -> {x, y} | null,
 // source(move) -> {x, y} | null, cellName(x, y), colLabel(x), rowLabel(y), score?: bool}.
-// A view: {w, h, cells: Array<0 | 1 | null>, walls: Set<index>, toMove: 0 | 1 | null, note?}
-// (in the 'tiles' style, cells hold card values instead of players).
+// A view: {w, h, cells: Array<0 | 1 | null>, walls: Set<index>, toMove: 0 | 1 | null}
+// (in the 'tiles' style, cells hold card values instead of players, and the view adds `next`, the
+// hinted card, `swiped`, a swipe waiting for its card, and `points`, the score).
 // Games without an adapter are played through the move buttons and shown as position text.
 
 const letters = 'abcdefghijklmnopqrstuvwxyz';
@@ -111,7 +112,20 @@ const threes = {
     for (const r of rows) for (let x = 0; x < w; x++) cells.push(/^\d+$/.test(r[x] || '') ? Number(r[x]) : null);
     const info = rest.map((t) => t.trim()).filter(Boolean);
     const next = info.find((t) => t.startsWith('next '));
-    return { w, h, cells, walls: new Set(), toMove: 0, note: next ? `Next card: ${next.slice(5)}` : '' };
+    const swiped = info.find((t) => t.startsWith('swiped '));
+    // The score as the game counts it: each card of 3 or more is worth 3^(log2(v/3)+1).
+    let points = 0;
+    for (const v of cells) if (v != null && v >= 3) points += 3 ** (Math.log2(v / 3) + 1);
+    return {
+      w,
+      h,
+      cells,
+      walls: new Set(),
+      toMove: 0,
+      next: next ? next.slice(5).trim() : null,
+      swiped: swiped ? swiped.split(/\s+/)[1] : null,
+      points: Math.round(points),
+    };
   },
   target() {
     return null;

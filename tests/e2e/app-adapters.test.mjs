@@ -51,8 +51,14 @@ test('Threes: card values on a 4x4 grid and the next card', () => {
   assert.equal(v.w, 4);
   assert.deepEqual(v.cells.slice(0, 4), [3, null, 1, 2]);
   assert.equal(v.cells[15], 48);
-  assert.equal(v.note, 'Next card: 2');
+  assert.equal(v.next, '2');
+  assert.equal(v.swiped, null);
+  // 3 -> 3, 12 -> 27, 6 -> 9, 48 -> 243.
+  assert.equal(v.points, 3 + 27 + 9 + 243);
   assert.equal(a.target('up', v), null);
+  const w = a.parse('3 . 1 . / . . . . / 12 6 . . / . . 48 . | deck 2 3 4 | next bonus | swiped left 1 4');
+  assert.equal(w.swiped, 'left');
+  assert.equal(w.next, 'bonus');
 });
 
 test('unknown games have no adapter; outcomes read as banners', () => {

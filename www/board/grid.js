@@ -7,6 +7,8 @@
 
 const PLACE_MS = 180;
 const FLIP_MS = 360;
+const SLIDE_MS = 130;
+const POP_MS = 140;
 
 const THEMES = {
   discs: {
@@ -102,7 +104,9 @@ export class GridBoard {
   setView(view, decor = {}, animate = true) {
     const prev = this.view;
     const now = performance.now();
-    if (animate && prev && prev.w === view.w && prev.h === view.h && !reducedMotion()) {
+    if (animate && prev && prev.w === view.w && prev.h === view.h && !reducedMotion() && this.style === 'tiles' && decor.swipe) {
+      this.slide(prev, view, decor.swipe, now);
+    } else if (animate && prev && prev.w === view.w && prev.h === view.h && !reducedMotion()) {
       const origin = decor.last;
       for (let i = 0; i < view.cells.length; i++) {
         const a = prev.cells[i];
@@ -122,6 +126,48 @@ export class GridBoard {
     this.view = view;
     this.decor = { ...this.decor, ...decor };
     this.request();
+  }
+
+  /**
+   * Cards that a swipe moved (the 'tiles' style): in each line, from the first cell (counted from
+   * the wall the cards move to) that differs between the two views, every card came one cell from
+   * behind; a card that was already in that first cell was merged into.
+   */
+  slide(prev, view, dir, now) {
+    const step = { left: [-1, 0], right: [1, 0], up: [0, -1], down: [0, 1] }[dir];
+    if (!step) return;
+    const horizontal = step[1] === 0;
+    const lines = horizontal ? view.h : view.w;
+    const len = horizontal ? view.w : view.h;
+    for (let l = 0; l < lines; l++) {
+      const at = (i) => {
+        const j = step[0] + step[1] > 0 ? len - 1 - i : i; // i counts from the wall
+        return horizontal ? l * view.w + j : j * view.w + l;
+      };
+      let k = -1;
+      for (let i = 0; i < len; i++) {
+        if (prev.cells[at(i)] !== view.cells[at(i)]) {
+          k = i;
+          break;
+        }
+      }
+      if (k < 0) continue;
+      for (let i = k; i < len; i++) {
+        const idx = at(i);
+        if (view.cells[idx] == null) continue;
+        const from = i + 1 < len ? prev.cells[at(i + 1)] : null;
+        this.anims.set(idx, {
+          kind: 'slide',
+          start: now,
+          delay: 0,
+          ox: -step[0],
+          oy: -step[1],
+          value: from ?? view.cells[idx],
+          under: i === k ? prev.cells[idx] : null,
+          merge: i === k && prev.cells[idx] != null,
+        });
+      }
+    }
   }
 
   setDecor(decor) {
@@ -281,7 +327,23 @@ export class GridBoard {
       let owner = v.cells[i];
       let sx = 1;
       let sy = 1;
-      if (a) {
+      const cx = x0 + (x + 0.5) * cell;
+      const cy = y0 + (y + 0.5) * cell;
+      if (a && a.kind === 'slide') {
+        // A card sliding in from the cell behind, then (when it merged) a short pop.
+        const t = now - a.start;
+        if (t >= SLIDE_MS + (a.merge ? POP_MS : 0)) this.anims.delete(i);
+        else if (t < SLIDE_MS) {
+          const k = 1 - easeOut(Math.max(0, t / SLIDE_MS));
+          if (a.under != null) this.drawPiece(ctx, th, a.under, cx, cy, cell, 1, 1, now);
+          this.drawPiece(ctx, th, a.value, cx + a.ox * cell * k, cy + a.oy * cell * k, cell, 1, 1, now);
+          continue;
+        } else {
+          const pop = 1 + 0.14 * Math.sin((Math.PI * (t - SLIDE_MS)) / POP_MS);
+          this.drawPiece(ctx, th, owner, cx, cy, cell, pop, pop, now);
+          continue;
+        }
+      } else if (a) {
         const t = now - a.start - a.delay;
         const dur = a.kind === 'flip' ? FLIP_MS : PLACE_MS;
         if (t >= dur) this.anims.delete(i);
@@ -297,7 +359,7 @@ export class GridBoard {
         }
       }
       if (owner == null || (sx <= 0.001 && sy <= 0.001)) continue;
-      this.drawPiece(ctx, th, owner, x0 + (x + 0.5) * cell, y0 + (y + 0.5) * cell, cell, sx, sy, now);
+      this.drawPiece(ctx, th, owner, cx, cy, cell, sx, sy, now);
     }
 
     // Last move, selection, cursor.
