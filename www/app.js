@@ -400,7 +400,9 @@ function render(lastMove) {
       state.players.length === 1
         ? isAi(i)
           ? `The ${levelName(settings.sides[i].level)} AI plays${paused}`
-          : 'Your move: swipe, or use the arrow keys'
+          : swipeGame()
+            ? 'Your move: swipe, or use the arrow keys'
+            : 'Your move'
         : `${who} to move — ${what}${paused}`;
   }
   el.score.replaceChildren();
@@ -505,7 +507,7 @@ function updateControls() {
   el.cancel.disabled = !busy;
   el.thinking.classList.toggle('idle', !busy);
   el.canvas.classList.toggle('busy', busy);
-  const anyAi = settings.sides.some((s) => s.level !== 'human');
+  const anyAi = settings.sides.slice(0, state ? state.players.length : 2).some((s) => s.level !== 'human');
   el.pause.textContent = settings.paused ? 'Resume AI' : 'Pause AI';
   el.pause.disabled = !anyAi;
   el.step.disabled = !(settings.paused && isAi(sideIndex()) && !state?.outcome && !busy);

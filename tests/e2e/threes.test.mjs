@@ -160,7 +160,7 @@ test('the hint shows a swipe, the values of all four, and a tree with chance pro
   for (const sum of chance.slice(0, 20)) assert.ok(Math.abs(sum - 1) < 1e-6, `probabilities sum to ${sum}`);
   await page.locator('#tree-panel').scrollIntoViewIfNeeded();
   await shot(page, 'threes-hint-tree');
-  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.locator('[data-testid=hint-panel]').scrollIntoViewIfNeeded();
   await shot(page, 'threes-hint');
   // The arrow key of the hint plays it.
   await page.focus('[data-testid=board]');
