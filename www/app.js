@@ -366,7 +366,8 @@ function render(lastMove) {
     const last = lastText ? adapter.target(lastText, view) : null;
     // Only a move animates: a position set, a new game or a take-back is shown at once.
     const swipe = SWIPES.includes(lastText) && lastMove != null ? lastText : null;
-    board.setView(view, { last, swipe, labels: { col: adapter.colLabel, row: adapter.rowLabel } }, lastMove != null);
+    const from = lastText ? adapter.source(lastText, view) : null;
+    board.setView(view, { last, from, swipe, labels: { col: adapter.colLabel, row: adapter.rowLabel } }, lastMove != null);
     // Swipe games take pointer drags on the board; the page must not scroll under the finger.
     el.canvas.style.touchAction = adapter.style === 'tiles' ? 'none' : '';
   } else {

@@ -222,6 +222,11 @@ test('the tutorial: a wrong move is taken back, the right one opens the next ste
     );
     if (clicks === 'pass') await page.click('[data-testid=move-buttons] button[data-move="0000"]');
     else for (const n of clicks) await clickCell(page, cellOf(n).x, cellOf(n).y);
+    if (title === 'Jump') {
+      // Caught in flight: the piece travels from d4 to f6.
+      await page.waitForTimeout(90);
+      await shot(page, 'ataxx-jumping');
+    }
     await page.waitForFunction(() => /Well done/.test(document.querySelector('[data-testid=tutorial-result]').textContent));
     if (title === 'Pass') await shot(page, 'ataxx-tutorial-pass');
   }

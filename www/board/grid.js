@@ -8,6 +8,7 @@
 const PLACE_MS = 180;
 const FLIP_MS = 360;
 const SLIDE_MS = 130;
+const JUMP_MS = 260;
 const POP_MS = 140;
 
 const THEMES = {
@@ -115,7 +116,11 @@ export class GridBoard {
         const x = i % view.w;
         const y = Math.floor(i / view.w);
         const dist = origin ? Math.max(Math.abs(x - origin.x), Math.abs(y - origin.y)) : 0;
-        if (b != null && (a == null || this.style === 'tiles')) this.anims.set(i, { kind: 'place', to: b, start: now, delay: 0 });
+        const from = decor.from;
+        if (b != null && a == null && from && origin && origin.x === x && origin.y === y) {
+          // A jump (Ataxx): the piece travels from its origin, rising a little on the way.
+          this.anims.set(i, { kind: 'jump', to: b, start: now, delay: 0, ox: from.x - x, oy: from.y - y });
+        } else if (b != null && (a == null || this.style === 'tiles')) this.anims.set(i, { kind: 'place', to: b, start: now, delay: 0 });
         else if (a != null && b != null && this.style !== 'tiles') {
           this.anims.set(i, { kind: 'flip', from: a, to: b, start: now, delay: PLACE_MS * 0.5 + dist * 45 });
         }
@@ -341,6 +346,15 @@ export class GridBoard {
         } else {
           const pop = 1 + 0.14 * Math.sin((Math.PI * (t - SLIDE_MS)) / POP_MS);
           this.drawPiece(ctx, th, owner, cx, cy, cell, pop, pop, now);
+          continue;
+        }
+      } else if (a && a.kind === 'jump') {
+        const t = now - a.start;
+        if (t >= JUMP_MS) this.anims.delete(i);
+        else {
+          const k = easeOut(Math.max(0, t / JUMP_MS));
+          const lift = 1 + 0.25 * Math.sin(Math.PI * k);
+          this.drawPiece(ctx, th, owner, cx + a.ox * cell * (1 - k), cy + a.oy * cell * (1 - k), cell, lift, lift, now);
           continue;
         }
       } else if (a) {
