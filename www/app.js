@@ -1325,7 +1325,8 @@ document.addEventListener('keydown', (ev) => {
     case 'Enter':
       if (onControl) return;
       ev.preventDefault();
-      newGame(settings.game);
+      if (tutorial) loadTutorialStep();
+      else newGame(settings.game);
       break;
     case 'PageUp':
       ev.preventDefault();
