@@ -130,6 +130,32 @@ test('a swipe by keyboard and by mouse drag moves the cards', async (t) => {
   await context.close();
 });
 
+test('a finger swipe on a touch screen moves the cards', async (t) => {
+  const o = await openThrees(t, PHONE);
+  if (!o) return;
+  const { context, page, errors } = o;
+  const s = await state(page);
+  const dir = s.legal.map((m) => m.move).find((m) => SWIPES.includes(m));
+  const before = await cells(page);
+  await page.locator('[data-testid=board]').scrollIntoViewIfNeeded();
+  const mid = await page.evaluate(() => window.plyscope.board.cellCenter(1.5, 1.5));
+  const d = { up: [0, -1], down: [0, 1], left: [-1, 0], right: [1, 0] }[dir];
+  const cdp = await context.newCDPSession(page);
+  const touch = (type, k) =>
+    cdp.send('Input.dispatchTouchEvent', {
+      type,
+      touchPoints: type === 'touchEnd' ? [] : [{ x: mid.x + d[0] * 40 * k, y: mid.y + d[1] * 40 * k }],
+    });
+  await touch('touchStart', -1);
+  for (const k of [-0.5, 0, 0.5, 1, 1.5]) await touch('touchMove', k);
+  await touch('touchEnd', 1.5);
+  await page.waitForFunction(() => window.plyscope.state.history.length === 2 && window.plyscope.state.to_move !== 'chance');
+  assert.equal((await state(page)).history[0], dir, 'the finger swipe played its direction');
+  assert.notDeepEqual(await cells(page), before);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('the hint shows a swipe, the values of all four, and a tree with chance probabilities', async (t) => {
   const o = await openThrees(t);
   if (!o) return;
