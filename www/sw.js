@@ -26,6 +26,7 @@ const OPTIONAL = [
   './tree/explorer.css',
   './tree/format.js',
   './tree/import.js',
+  './tree/analysis.js',
   './tree/parse-worker.js',
   './tree/index.html',
   './tree-format.schema.json',
