@@ -46,8 +46,8 @@ async function clickCell(page, x, y) {
 const cellOf = (name) => ({ x: name.charCodeAt(0) - 97, y: 7 - Number(name.slice(1)) });
 
 /**
- * The move a quick human player makes: the one that turns the most enemy pieces (clones first on a
- * tie), with the cells to click: its source (a jump's origin, or an own piece next to a clone's
+ * The move a patient human player makes, so that the game fills the board rather than ending at once:
+ * a clone if there is one (turning as few enemy pieces as it can), else a jump; with the cells to click: its source (a jump's origin, or an own piece next to a clone's
  * target) then its target. Passes have no cells.
  */
 async function chooseMove(page) {
@@ -66,7 +66,7 @@ async function chooseMove(page) {
       }
       let gain = 0;
       for (let dy = -1; dy <= 1; dy++) for (let dx = -1; dx <= 1; dx++) if (at(to.x + dx, to.y + dy) === 1 - me) gain++;
-      const score = gain * 2 + (move.length === 2 ? 1 : 0);
+      const score = (move.length === 2 ? 100 : 0) - gain;
       if (!best || score > best.score) best = { move, score, cells: [from, to] };
     }
     return best;
@@ -77,6 +77,7 @@ test('a whole game with walls against the Random AI, played by clicking the canv
   const { context, page, errors } = await openApp();
   await pickGame(page, 'ataxx');
   await page.selectOption('[data-testid=side-1-level]', 'random');
+  await page.selectOption('[data-testid=ai-speed]', 'fast');
   assert.equal(await page.isVisible('[data-testid=walls-panel]'), true, 'the wall panel shows for Ataxx');
   await page.selectOption('[data-testid=wall-preset]', '01A2');
   await page.waitForFunction(() => window.plyscope.state.game === 'ataxx-01A2' && window.plyscope.state.history.length === 0);
@@ -106,7 +107,10 @@ test('a whole game with walls against the Random AI, played by clicking the canv
     const after = await state(page);
     assert.equal(after.history[before], m.move, 'the clicks played the chosen move');
     moves++;
-    if (turn === 3) await shot(page, 'ataxx-game-midway');
+    if (turn === 8 && !after.outcome) {
+      await page.waitForTimeout(500);
+      await shot(page, 'ataxx-game-midway');
+    }
     // Wait for the AI's answer (or the end).
     await page.waitForFunction(
       () => {
@@ -123,7 +127,8 @@ test('a whole game with walls against the Random AI, played by clicking the canv
   const banner = await page.textContent('[data-testid=banner]');
   assert.match(banner, /wins!|Draw!/);
   assert.equal(end.game, 'ataxx-01A2', 'the layout stayed for the whole game');
-  assert.ok(moves >= 3, `the human made ${moves} moves`);
+  assert.ok(moves >= 10, `the human made ${moves} moves`);
+  console.log(`Ataxx game: ${end.history.length} moves, ${end.outcome}`);
   await page.waitForTimeout(500);
   await shot(page, 'ataxx-game-over');
   assert.deepEqual(errors, []);
