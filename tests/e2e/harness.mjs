@@ -1,6 +1,7 @@
 // Shared set-up for the end-to-end tests: serve the page, start Debian's Chromium through
 // playwright-core, and save screenshots under target/screenshots/ (git-ignored) for people to look at.
 import { chromium } from 'playwright-core';
+import { before, after } from 'node:test';
 import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -61,4 +62,37 @@ export function watchErrors(page) {
     if (m.type() === 'error') errors.push(`console: ${m.text()}`);
   });
   return errors;
+}
+
+/**
+ * Starts the server and the browser before a test file's tests and stops them after.
+ * Returns an object whose `server` and `browser` are set once the tests run.
+ */
+export function useBrowser() {
+  const env = { server: null, browser: null };
+  before(async () => {
+    env.server = await startServer();
+    env.browser = await launch();
+  });
+  after(async () => {
+    await env.browser?.close();
+    env.server?.stop();
+  });
+  return env;
+}
+
+/** Waits until the tree explorer has finished animating (two frames after the animation's end). */
+export async function settle(page) {
+  await page.waitForTimeout(320);
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+}
+
+/** Opens the standalone tree explorer (`/tree/<query>`) and waits until it shows a tree. */
+export async function openExplorer(env, query = '', viewport = { width: 1280, height: 860 }) {
+  const page = await env.browser.newPage({ viewport });
+  const errors = watchErrors(page);
+  await page.goto(`${env.server.url}tree/${query}`);
+  await page.waitForFunction(() => window.explorer && window.explorer.model());
+  await settle(page);
+  return { page, errors };
 }

@@ -1,10 +1,10 @@
 // "Why A and not B", find by criteria, comparing two searches and exporting a subtree: the pure
 // functions (www/tree/analysis.js) in node, then the explorer's panels in headless Chromium.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT, startServer, launch, shot, watchErrors } from './harness.mjs';
+import { ROOT, useBrowser, settle, openExplorer as openExplorerPage, shot, watchErrors } from './harness.mjs';
 import { importText, importValue } from '../../www/tree/import.js';
 import { principalLine, compareBreakdowns, whyCompare, matcher, findAll, signDiffers, diffTrees, subtreeDocument, movePath } from '../../www/tree/analysis.js';
 
@@ -141,32 +141,10 @@ test('a subtree exports as a plyscope-tree document that imports back with the s
 // ---------------------------------------------------------------------------------------------
 // In the browser
 
-let server;
-let browser;
+const env = useBrowser();
 
-before(async () => {
-  server = await startServer();
-  browser = await launch();
-});
+const openExplorer = (query = '?example=reversi-alphabeta') => openExplorerPage(env, query, { width: 1280, height: 900 });
 
-after(async () => {
-  if (browser) await browser.close();
-  if (server) server.stop();
-});
-
-async function openExplorer(query = '?example=reversi-alphabeta') {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  const errors = watchErrors(page);
-  await page.goto(`${server.url}tree/${query}`);
-  await page.waitForFunction(() => window.explorer && window.explorer.model());
-  await settle(page);
-  return { page, errors };
-}
-
-async function settle(page) {
-  await page.waitForTimeout(320);
-  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-}
 
 async function box(page, id) {
   const b = await page.evaluate((i) => window.explorer.nodeBox(i), id);

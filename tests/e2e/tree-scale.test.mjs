@@ -1,27 +1,16 @@
 // A million-node tree still opens: parsed in the worker, drawn with the far-out view (plain boxes,
 // no labels) when zoomed out, searchable; timings are printed, not asserted (scripts/tree-bench.mjs
 // measures them properly).
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, shot, watchErrors } from './harness.mjs';
+import { useBrowser, shot, watchErrors } from './harness.mjs';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launch();
-});
-
-after(async () => {
-  if (browser) await browser.close();
-  if (server) server.stop();
-});
+const env = useBrowser();
 
 test('a 1,000,000-node tree opens, finds a deep node, and draws zoomed far out', async () => {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
+  const page = await env.browser.newPage({ viewport: { width: 1280, height: 860 } });
   const errors = watchErrors(page);
-  await page.goto(`${server.url}tree/`);
+  await page.goto(`${env.server.url}tree/`);
   await page.waitForFunction(() => window.explorer && window.explorer.model());
   const out = await page.evaluate(async () => {
     // 100 root moves, 100 replies each, 99 leaves under each reply: 1 + 100 + 10,000 + 990,000 nodes.

@@ -1,37 +1,13 @@
 // End-to-end tests of the standalone tree explorer (www/tree/index.html) in headless Chromium.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT, startServer, launch, shot, watchErrors } from './harness.mjs';
+import { ROOT, useBrowser, settle, openExplorer as openExplorerPage, shot, watchErrors } from './harness.mjs';
 
-let server;
-let browser;
+const env = useBrowser();
 
-before(async () => {
-  server = await startServer();
-  browser = await launch();
-});
-
-after(async () => {
-  if (browser) await browser.close();
-  if (server) server.stop();
-});
-
-async function openExplorer(query = '') {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
-  const errors = watchErrors(page);
-  await page.goto(`${server.url}tree/${query}`);
-  await page.waitForFunction(() => window.explorer && window.explorer.model());
-  await settle(page);
-  return { page, errors };
-}
-
-/** Waits until the view has finished animating (two frames after the animation's end). */
-async function settle(page) {
-  await page.waitForTimeout(320);
-  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-}
+const openExplorer = (query = '') => openExplorerPage(env, query, { width: 1280, height: 860 });
 
 async function hover(page, id) {
   const box = await page.evaluate((i) => window.explorer.nodeBox(i), id);
@@ -583,7 +559,7 @@ test('the standalone page keeps the focused node in the address; the tooltip ran
   assert.match(tip, /among siblings\s+\d+(st|nd|rd|th) of \d+ by value for min/);
   assert.match(tip, /searched\s+\d+(st|nd|rd|th) of \d+; \d+(st|nd|rd|th) by pre-score/);
   // Opening that address shows the same node focused.
-  const again = await browser.newPage({ viewport: { width: 1280, height: 860 } });
+  const again = await env.browser.newPage({ viewport: { width: 1280, height: 860 } });
   await again.goto(page.url());
   await again.waitForFunction((id) => window.explorer && window.explorer.model() && /depth 2/.test(document.querySelector('[data-testid=tree-status]').textContent), target);
   assert.ok(await again.evaluate((id) => window.explorer.nodeBox(id), target));
