@@ -4,6 +4,7 @@
 //! To add a game: write its module, add it to [`CATALOGUE`] and to the `match` in [`new_session`].
 
 mod session;
+pub mod threes;
 pub mod tictactoe;
 
 pub use session::{AnySession, Match, MoveInfo, RootMoveReport, SearchReport};
@@ -51,13 +52,22 @@ pub struct GameEntry {
 }
 
 /// Every game the registry can build.
-pub const CATALOGUE: &[GameEntry] = &[GameEntry {
-    id: "tictactoe",
-    name: "Tic-tac-toe",
-    variants: &[],
-    chance: false,
-    players: 2,
-}];
+pub const CATALOGUE: &[GameEntry] = &[
+    GameEntry {
+        id: "tictactoe",
+        name: "Tic-tac-toe",
+        variants: &[],
+        chance: false,
+        players: 2,
+    },
+    GameEntry {
+        id: "threes",
+        name: "Threes",
+        variants: &[("threes-1", "Threes, the deal from seed 1 (any threes-S)")],
+        chance: true,
+        players: 1,
+    },
+];
 
 /// The ids [`new_session`] accepts, for error messages.
 pub fn known_ids() -> Vec<String> {
@@ -74,6 +84,7 @@ pub fn new_session(id: &str) -> Result<Box<dyn AnySession>, Error> {
     let (base, _) = split_variant(id);
     match base {
         "tictactoe" => Ok(Box::new(Match::<tictactoe::TicTacToe>::new(id)?)),
+        "threes" => Ok(Box::new(Match::<threes::Threes>::new(id)?)),
         _ => Err(Error::UnknownGame {
             id: id.to_string(),
             known: known_ids(),
