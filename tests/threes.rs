@@ -677,7 +677,7 @@ fn expectimax_search_sees_deaths_and_evaluators_report_terms() {
     }
     // Dying is worse than any live board.
     let dead = pos("1 3 1 3 / 3 1 3 1 / 1 3 1 3 / 3 1 3 1 | deck 4 3 4 | next 2");
-    let eval = ThreesEval::Strong;
+    let eval = ThreesEval::strong();
     let d = eval.terminal(&dead, dead.outcome().unwrap(), 0, 10);
     for q in common::random_positions(&Threes::deal(1), 50, 300, 3) {
         assert!(eval.evaluate(&q, 0, &mut NoTerms) > d);
@@ -707,11 +707,42 @@ fn bench() {
     let seed = env("THREES_SEED").unwrap_or(1);
     let time = env("THREES_TIME_MS");
     let depth = env("THREES_DEPTH").unwrap_or(if time.is_some() { 12 } else { 2 }) as u32;
-    let s = plyscope::games::threes::bench::threes_bench(
+    let mut cfg = plyscope::games::threes::bench::bench_config(time, depth, seed);
+    cfg.evaluator = std::env::var("THREES_EVAL").unwrap_or_default();
+    if let Some(c) = std::env::var("THREES_CUTOFF")
+        .ok()
+        .and_then(|v| v.parse::<f64>().ok())
+    {
+        cfg.chance_cutoff = c;
+    }
+    match env("THREES_TT") {
+        Some(0) => cfg.transposition_table = false,
+        Some(bits) => cfg.tt_bits = bits as u32,
+        None => {}
+    }
+    if env("THREES_ID") == Some(1) {
+        cfg.iterative_deepening = true;
+    }
+    let eval = match std::env::var("THREES_W") {
+        Ok(w) => {
+            let v: Vec<f64> = w.split(',').map(|x| x.trim().parse().unwrap()).collect();
+            let mut p = plyscope::games::threes::eval::StrongParams::default();
+            p.weights.copy_from_slice(&v[..7]);
+            if v.len() > 7 {
+                p.mono_power = v[7];
+            }
+            if v.len() > 8 {
+                p.sum_power = v[8];
+            }
+            ThreesEval::strong_with(p)
+        }
+        Err(_) => ThreesEval::by_name(&cfg.evaluator).unwrap(),
+    };
+    let s = plyscope::games::threes::bench::threes_bench_eval(
         games,
         seed,
-        time,
-        depth,
+        &cfg,
+        &eval,
         &mut std::io::stdout(),
     );
     assert_eq!(s.scores.len(), games);

@@ -41,7 +41,7 @@ pub fn bench_config(time_ms: Option<u64>, depth: u32, seed: u64) -> SearchConfig
         iterative_deepening: time_ms.is_some(),
         move_ordering: false,
         transposition_table: true,
-        tt_bits: 20,
+        tt_bits: 16,
         chance_cutoff: 0.0001,
         random_ties: false,
         seed: Some(seed),
@@ -96,7 +96,31 @@ pub fn threes_bench(
     depth: u32,
     out: &mut impl Write,
 ) -> BenchSummary {
-    let eval = ThreesEval::Strong;
+    let cfg = bench_config(time_ms, depth, seed);
+    threes_bench_with(games, seed, &cfg, out)
+}
+
+/// [`threes_bench`] with any search configuration (evaluator, cut-off, budgets); each game's
+/// search seed is its game seed.
+pub fn threes_bench_with(
+    games: usize,
+    seed: u64,
+    base: &SearchConfig,
+    out: &mut impl Write,
+) -> BenchSummary {
+    let eval = ThreesEval::by_name(&base.evaluator).unwrap_or_else(|_| ThreesEval::strong());
+    threes_bench_eval(games, seed, base, &eval, out)
+}
+
+/// [`threes_bench_with`] with an evaluator given directly (for tuning its parameters).
+pub fn threes_bench_eval(
+    games: usize,
+    seed: u64,
+    base: &SearchConfig,
+    eval: &ThreesEval,
+    out: &mut impl Write,
+) -> BenchSummary {
+    let (time_ms, depth) = (base.time_ms, base.depth);
     let start = now_ms();
     let mut scores = Vec::new();
     let mut highest = Vec::new();
@@ -104,17 +128,21 @@ pub fn threes_bench(
     let mut total_ms = 0.0;
     let _ = writeln!(
         out,
-        "threes bench: {games} games from seed {seed}, {}, depth cap {depth}, evaluator {}",
+        "threes bench: {games} games from seed {seed}, {}, depth cap {depth}, chance cut-off {}, evaluator {}",
         match time_ms {
             Some(t) => format!("{t} ms a move"),
             None => "no time budget".to_string(),
         },
-        crate::core::Evaluator::<Threes>::name(&eval)
+        base.chance_cutoff,
+        crate::core::Evaluator::<Threes>::name(eval)
     );
     for g in 0..games {
         let s = seed.wrapping_add(g as u64);
-        let cfg = bench_config(time_ms, depth, s);
-        let (end, n, ms) = play_game(s, &cfg, &eval);
+        let cfg = SearchConfig {
+            seed: Some(s),
+            ..base.clone()
+        };
+        let (end, n, ms) = play_game(s, &cfg, eval);
         let high = super::rank_value(end.highest_rank());
         let _ = writeln!(
             out,

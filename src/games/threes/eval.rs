@@ -16,7 +16,7 @@
 
 use super::{mergeable, rank_value, transpose, Threes};
 use crate::core::{Evaluator, Outcome, PlayerId, TermSink};
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 /// The evaluator names, the default first.
 pub const NAMES: &[&str] = &["strong", "threesus"];
@@ -28,19 +28,65 @@ pub const LOST: f64 = -400_000.0;
 pub const FLOOR: f64 = -300_000.0;
 
 /// The evaluators on offer.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum ThreesEval {
     /// The seed bot's board quality.
     Threesus,
-    /// Ours: 2048-style line heuristics adapted to Threes (the default).
-    Strong,
+    /// Ours: 2048-style line heuristics adapted to Threes (the default), with its parameters.
+    Strong(Arc<StrongTable>),
+}
+
+/// The strong evaluator's parameters: a weight per term (in [`STRONG_NAMES`] order) and the
+/// powers of the monotonicity and level-sum terms.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct StrongParams {
+    /// Weights, in [`STRONG_NAMES`] order.
+    pub weights: [f64; 7],
+    /// The power card levels are raised to in the monotonicity term.
+    pub mono_power: f64,
+    /// The power card levels are raised to in the level-sum term.
+    pub sum_power: f64,
+}
+
+impl Default for StrongParams {
+    fn default() -> Self {
+        StrongParams {
+            weights: [2_000.0, 27.0, 70.0, -4.7, -1.1, -40.0, -15.0],
+            mono_power: 4.0,
+            sum_power: 3.5,
+        }
+    }
+}
+
+/// The strong evaluator's parameters with its line table (the weighted sum of one line's terms).
+#[derive(Debug, Clone, PartialEq)]
+pub struct StrongTable {
+    /// The parameters.
+    pub params: StrongParams,
+    table: Vec<f64>,
+}
+
+impl StrongTable {
+    /// Builds the table for these parameters (65,536 lines).
+    pub fn new(params: StrongParams) -> Self {
+        let table = (0..=u16::MAX)
+            .map(|line| {
+                strong_raw(line, &params)
+                    .iter()
+                    .zip(params.weights.iter())
+                    .map(|(r, w)| r * w)
+                    .sum()
+            })
+            .collect();
+        StrongTable { params, table }
+    }
 }
 
 impl ThreesEval {
     /// The evaluator with this name (`""` for the default).
     pub fn by_name(name: &str) -> Result<Self, crate::core::Error> {
         match name {
-            "" | "strong" => Ok(ThreesEval::Strong),
+            "" | "strong" => Ok(ThreesEval::strong()),
             "threesus" => Ok(ThreesEval::Threesus),
             _ => Err(crate::core::Error::bad_option(
                 "evaluator",
@@ -48,6 +94,21 @@ impl ThreesEval {
                 "strong or threesus",
             )),
         }
+    }
+
+    /// The strong evaluator with its default parameters (its table is built once and shared).
+    pub fn strong() -> Self {
+        static DEFAULT: OnceLock<Arc<StrongTable>> = OnceLock::new();
+        ThreesEval::Strong(
+            DEFAULT
+                .get_or_init(|| Arc::new(StrongTable::new(StrongParams::default())))
+                .clone(),
+        )
+    }
+
+    /// The strong evaluator with other parameters (for tuning).
+    pub fn strong_with(params: StrongParams) -> Self {
+        ThreesEval::Strong(Arc::new(StrongTable::new(params)))
     }
 }
 
@@ -97,8 +158,8 @@ fn threesus_counts(line: u16) -> [u32; 4] {
 const THREESUS_NAMES: [&str; 4] = ["empty", "merge_pairs", "double_neighbours", "trapped"];
 const THREESUS_WEIGHTS: [f64; 4] = [2.0, 2.0, 1.0, -1.0];
 
-/// The strong evaluator's terms and weights.
-const STRONG_NAMES: [&str; 7] = [
+/// The strong evaluator's terms.
+pub const STRONG_NAMES: [&str; 7] = [
     "alive",
     "empty",
     "merge_pairs",
@@ -107,9 +168,6 @@ const STRONG_NAMES: [&str; 7] = [
     "small_pairs",
     "trapped",
 ];
-const STRONG_WEIGHTS: [f64; 7] = [2_000.0, 27.0, 70.0, -4.7, -1.1, -40.0, -15.0];
-const MONO_POWER: f64 = 4.0;
-const SUM_POWER: f64 = 3.5;
 
 /// A card's level for monotonicity: 0 empty, 1 for the small cards 1 and 2, then 2 for 3, 3 for 6...
 fn level(rank: u8) -> f64 {
@@ -121,7 +179,7 @@ fn level(rank: u8) -> f64 {
 }
 
 /// The strong evaluator's raw measures for one line, in [`STRONG_NAMES`] order.
-fn strong_raw(line: u16) -> [f64; 7] {
+fn strong_raw(line: u16, params: &StrongParams) -> [f64; 7] {
     let a = line_ranks(line);
     let mut raw = [0.0; 7];
     raw[0] = 1.0;
@@ -130,7 +188,7 @@ fn strong_raw(line: u16) -> [f64; 7] {
         if a[i] == 0 {
             raw[1] += 1.0;
         }
-        raw[4] += level(a[i]).powf(SUM_POWER);
+        raw[4] += level(a[i]).powf(params.sum_power);
         if trapped(&a, i) {
             raw[6] += 1.0;
         }
@@ -143,7 +201,10 @@ fn strong_raw(line: u16) -> [f64; 7] {
                     raw[5] += 1.0;
                 }
             }
-            let (lx, ly) = (level(x).powf(MONO_POWER), level(y).powf(MONO_POWER));
+            let (lx, ly) = (
+                level(x).powf(params.mono_power),
+                level(y).powf(params.mono_power),
+            );
             if lx > ly {
                 dec += lx - ly;
             } else {
@@ -158,26 +219,17 @@ fn strong_raw(line: u16) -> [f64; 7] {
 struct EvalTables {
     /// Threesus counts packed one per byte: empty, merge pairs, doubles, trapped.
     threesus: Vec<u32>,
-    /// The strong evaluator's weighted sum for one line.
-    strong: Vec<f64>,
 }
 
 fn eval_tables() -> &'static EvalTables {
     static T: OnceLock<EvalTables> = OnceLock::new();
     T.get_or_init(|| {
         let mut threesus = vec![0u32; 1 << 16];
-        let mut strong = vec![0f64; 1 << 16];
         for line in 0..=u16::MAX {
             let c = threesus_counts(line);
             threesus[line as usize] = c[0] | c[1] << 8 | c[2] << 16 | c[3] << 24;
-            let raw = strong_raw(line);
-            strong[line as usize] = raw
-                .iter()
-                .zip(STRONG_WEIGHTS.iter())
-                .map(|(r, w)| r * w)
-                .sum();
         }
-        EvalTables { threesus, strong }
+        EvalTables { threesus }
     })
 }
 
@@ -220,24 +272,23 @@ impl ThreesEval {
         total
     }
 
-    fn strong<S: TermSink>(board: u64, sink: &mut S) -> f64 {
+    fn strong_value<S: TermSink>(t: &StrongTable, board: u64, sink: &mut S) -> f64 {
         let ls = lines(board);
         let total = if S::ACTIVE {
             let mut raw = [0.0; 7];
             for &l in &ls {
-                for (acc, r) in raw.iter_mut().zip(strong_raw(l)) {
+                for (acc, r) in raw.iter_mut().zip(strong_raw(l, &t.params)) {
                     *acc += r;
                 }
             }
             let mut total = 0.0;
             for i in 0..7 {
-                sink.term(STRONG_NAMES[i], raw[i], STRONG_WEIGHTS[i]);
-                total += raw[i] * STRONG_WEIGHTS[i];
+                sink.term(STRONG_NAMES[i], raw[i], t.params.weights[i]);
+                total += raw[i] * t.params.weights[i];
             }
             total
         } else {
-            let t = &eval_tables().strong;
-            ls.iter().map(|&l| t[l as usize]).sum()
+            ls.iter().map(|&l| t.table[l as usize]).sum()
         };
         if total < FLOOR {
             if S::ACTIVE {
@@ -254,14 +305,14 @@ impl Evaluator<Threes> for ThreesEval {
     fn name(&self) -> &'static str {
         match self {
             ThreesEval::Threesus => "threesus",
-            ThreesEval::Strong => "strong",
+            ThreesEval::Strong(_) => "strong",
         }
     }
 
     fn evaluate<S: TermSink>(&self, pos: &Threes, _perspective: PlayerId, sink: &mut S) -> f64 {
         match self {
             ThreesEval::Threesus => Self::threesus(pos.board(), sink),
-            ThreesEval::Strong => Self::strong(pos.board(), sink),
+            ThreesEval::Strong(t) => Self::strong_value(t, pos.board(), sink),
         }
     }
 
