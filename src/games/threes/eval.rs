@@ -51,8 +51,8 @@ pub struct StrongParams {
 impl Default for StrongParams {
     fn default() -> Self {
         StrongParams {
-            weights: [2_000.0, 27.0, 70.0, -4.7, -1.1, -40.0, -15.0],
-            mono_power: 4.0,
+            weights: [2_000.0, 40.0, 40.0, -40.0, 0.0, -20.0, -20.0],
+            mono_power: 1.0,
             sum_power: 3.5,
         }
     }
