@@ -12,6 +12,7 @@
 
 pub mod core;
 pub mod games;
+pub mod protocol;
 pub mod search;
 pub mod tree;
 

@@ -1,1 +1,509 @@
-fn main() {}
+//! `plyscope`: the engine on the command line (perft, search with tree output, benchmarks, protocols).
+//!
+//! Run `plyscope help` for the commands. Bad arguments print a message and exit with status 2.
+
+use plyscope::core::Error;
+use plyscope::games::{new_session, AnySession, CATALOGUE};
+use plyscope::search::{Algorithm, Hooks, SearchConfig};
+use std::io::Write;
+use std::process::ExitCode;
+use std::time::Instant;
+
+const USAGE: &str = "\
+plyscope: board-game engines with explainable search
+
+USAGE:
+  plyscope games
+      List the game ids.
+  plyscope perft <game> <depth> [--position TEXT] [--json]
+      Count the move tree's leaves at every depth up to <depth>, with time and leaves per second.
+      --json prints one object per line: {\"game\",\"depth\",\"nodes\",\"ms\"}.
+  plyscope search <game> [options]
+      Search a position and print the best move, value, principal variation and statistics.
+        --position TEXT     start from this position text (default: the start position)
+        --moves \"M M ...\"   then play these moves
+        --algo A            random | greedy | minimax | alphabeta | expectimax (default alphabeta)
+        --depth N           depth limit in plies (default 4)
+        --time-ms T         time budget (iterative deepening; the depth stays a cap)
+        --nodes N           node budget
+        --eval NAME         evaluator (default: the game's own default)
+        --quotient Q        randomness quotient (0: always the best move)
+        --branching N       keep only the best N moves of each node by pre-score
+        --tt                use a transposition table
+        --no-ordering       do not order moves by pre-score
+        --seed S            seed for random choices
+        --tree FILE         write the search tree document (JSON) to FILE (- for standard output)
+        --node-cap N        cap on recorded tree nodes (default 200000)
+        --json              print the result as JSON
+  plyscope bench [--quick]
+      Fixed benchmarks: perft speed and search speed with and without tree recording.
+  plyscope threes-bench [--games N] [--seed S] [--time-ms T] [--depth D]
+      Play N seeded Threes games (seeds S, S+1, ...) with expectimax at T ms a move (or to depth D,
+      default 4) and print low, median and high score, the share reaching 384 ... 6144, time a move.
+  plyscope uai
+      Play Ataxx over the UAI protocol on standard input and output (for match runners and GUIs).
+  plyscope help
+      This text.
+
+Game ids: tictactoe, reversi (8x8), reversi-N (even N from 6 to 16), and every game in `plyscope games`.
+";
+
+/// A command-line error: printed with the usage hint, exit status 2.
+struct Usage(String);
+
+impl From<Error> for Usage {
+    fn from(e: Error) -> Self {
+        Usage(e.to_string())
+    }
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match run(&args) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(Usage(msg)) => {
+            eprintln!("plyscope: {msg}");
+            eprintln!("(run `plyscope help` for the commands and options)");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run(args: &[String]) -> Result<(), Usage> {
+    let Some(cmd) = args.first() else {
+        print!("{USAGE}");
+        return Ok(());
+    };
+    let rest = &args[1..];
+    match cmd.as_str() {
+        "help" | "--help" | "-h" => {
+            print!("{USAGE}");
+            Ok(())
+        }
+        "games" => {
+            for g in CATALOGUE {
+                println!("{:<12} {}", g.id, g.name);
+                for (id, name) in g.variants {
+                    println!("{:<12} {}", id, name);
+                }
+            }
+            Ok(())
+        }
+        "perft" => perft(rest),
+        "search" => search(rest),
+        "bench" => bench(rest),
+        "threes-bench" => threes_bench(rest),
+        "uai" => {
+            plyscope::protocol::uai::run(std::io::stdin().lock(), std::io::stdout());
+            Ok(())
+        }
+        other => Err(Usage(format!(
+            "unknown command {other:?}: expected games, perft, search, bench, threes-bench, uai or help"
+        ))),
+    }
+}
+
+/// Options after the positional arguments: `--name value` pairs and `--flag`s.
+struct Opts {
+    pairs: Vec<(String, Option<String>)>,
+}
+
+impl Opts {
+    fn parse(args: &[String], flags: &[&str], valued: &[&str]) -> Result<Opts, Usage> {
+        let mut pairs = Vec::new();
+        let mut i = 0;
+        while i < args.len() {
+            let a = &args[i];
+            if flags.contains(&a.as_str()) {
+                pairs.push((a.clone(), None));
+                i += 1;
+            } else if valued.contains(&a.as_str()) {
+                let v = args
+                    .get(i + 1)
+                    .ok_or_else(|| Usage(format!("{a} needs a value")))?;
+                pairs.push((a.clone(), Some(v.clone())));
+                i += 2;
+            } else {
+                let mut known: Vec<&str> = flags.iter().chain(valued).copied().collect();
+                known.sort();
+                return Err(Usage(format!(
+                    "unexpected argument {a:?}: expected one of {}",
+                    known.join(", ")
+                )));
+            }
+        }
+        Ok(Opts { pairs })
+    }
+
+    fn flag(&self, name: &str) -> bool {
+        self.pairs.iter().any(|(n, _)| n == name)
+    }
+
+    fn value(&self, name: &str) -> Option<&str> {
+        self.pairs
+            .iter()
+            .rev()
+            .find(|(n, _)| n == name)
+            .and_then(|(_, v)| v.as_deref())
+    }
+
+    fn number<T: std::str::FromStr>(&self, name: &str, what: &str) -> Result<Option<T>, Usage> {
+        match self.value(name) {
+            None => Ok(None),
+            Some(v) => v
+                .parse()
+                .map(Some)
+                .map_err(|_| Usage(format!("bad value {v:?} for {name}: expected {what}"))),
+        }
+    }
+}
+
+fn session_at(game: &str, position: Option<&str>) -> Result<Box<dyn AnySession>, Usage> {
+    let mut s = new_session(game)?;
+    if let Some(p) = position {
+        s.set_position(p)?;
+    }
+    Ok(s)
+}
+
+fn perft(args: &[String]) -> Result<(), Usage> {
+    let (game, depth) = match args {
+        [g, d, ..] if !g.starts_with("--") && !d.starts_with("--") => (g, d),
+        _ => {
+            return Err(Usage(
+                "perft needs a game and a depth: plyscope perft <game> <depth>".into(),
+            ))
+        }
+    };
+    let depth: u32 = depth
+        .parse()
+        .ok()
+        .filter(|d| (1..=20).contains(d))
+        .ok_or_else(|| {
+            Usage(format!(
+                "bad depth {depth:?}: expected a whole number from 1 to 20"
+            ))
+        })?;
+    let opts = Opts::parse(&args[2..], &["--json"], &["--position"])?;
+    let s = session_at(game, opts.value("--position"))?;
+    let json = opts.flag("--json");
+    if !json {
+        println!(
+            "{:>5} {:>16} {:>10} {:>14}",
+            "depth", "nodes", "ms", "leaves/s"
+        );
+    }
+    for d in 1..=depth {
+        let t = Instant::now();
+        let n = s.perft(d);
+        let ms = t.elapsed().as_secs_f64() * 1000.0;
+        if json {
+            println!(
+                "{}",
+                serde_json::json!({"game": s.game_id(), "depth": d, "nodes": n, "ms": (ms * 1000.0).round() / 1000.0})
+            );
+        } else {
+            println!(
+                "{:>5} {:>16} {:>10.1} {:>14.0}",
+                d,
+                n,
+                ms,
+                n as f64 / (ms / 1000.0).max(1e-9)
+            );
+        }
+        std::io::stdout().flush().ok();
+    }
+    Ok(())
+}
+
+fn search(args: &[String]) -> Result<(), Usage> {
+    let game = match args.first() {
+        Some(g) if !g.starts_with("--") => g,
+        _ => {
+            return Err(Usage(
+                "search needs a game: plyscope search <game> [options]".into(),
+            ))
+        }
+    };
+    let opts = Opts::parse(
+        &args[1..],
+        &["--json", "--tt", "--no-ordering"],
+        &[
+            "--position",
+            "--moves",
+            "--algo",
+            "--depth",
+            "--time-ms",
+            "--nodes",
+            "--eval",
+            "--quotient",
+            "--branching",
+            "--seed",
+            "--tree",
+            "--node-cap",
+        ],
+    )?;
+    let mut s = session_at(game, opts.value("--position"))?;
+    if let Some(moves) = opts.value("--moves") {
+        for m in moves.split_whitespace() {
+            s.play(m)?;
+        }
+    }
+    let mut cfg = SearchConfig::default();
+    if let Some(a) = opts.value("--algo") {
+        cfg.algorithm = a.parse::<Algorithm>()?;
+    }
+    if let Some(d) = opts.number("--depth", "a whole number from 1 to 64")? {
+        cfg.depth = d;
+    }
+    cfg.time_ms = opts.number("--time-ms", "milliseconds")?;
+    cfg.node_budget = opts.number("--nodes", "a whole number")?;
+    if let Some(e) = opts.value("--eval") {
+        cfg.evaluator = e.to_string();
+    }
+    if let Some(q) = opts.number("--quotient", "a whole number (0: always the best)")? {
+        cfg.randomness_quotient = q;
+    }
+    if let Some(b) = opts.number("--branching", "a whole number (0: no limit)")? {
+        cfg.branching_limit = b;
+    }
+    cfg.transposition_table = opts.flag("--tt");
+    cfg.move_ordering = !opts.flag("--no-ordering");
+    cfg.seed = opts.number("--seed", "a whole number")?;
+    if let Some(c) = opts.number("--node-cap", "a whole number")? {
+        cfg.node_cap = c;
+    }
+    let tree_file = opts.value("--tree");
+    cfg.record_tree = tree_file.is_some();
+    cfg.validate()?;
+    let mut report = s.search(&cfg, Hooks::default())?;
+    let tree = report.tree.take();
+    if let (Some(file), Some(doc)) = (tree_file, &tree) {
+        let text = doc.to_json_pretty();
+        if file == "-" {
+            println!("{text}");
+        } else {
+            std::fs::write(file, text + "\n")
+                .map_err(|e| Usage(format!("cannot write the tree to {file}: {e}")))?;
+        }
+    }
+    if opts.flag("--json") {
+        println!(
+            "{}",
+            serde_json::to_string(&report).expect("reports serialise")
+        );
+    } else if tree_file != Some("-") {
+        let st = &report.stats;
+        println!(
+            "best move   {} (rank {}, {})",
+            report.mv, report.rank, report.reason
+        );
+        println!("value       {}", report.value);
+        println!("pv          {}", report.pv.join(" "));
+        println!(
+            "stats       {} nodes, {} leaves, {:.1} ms, depth {}, {} prune events cutting {} moves, {} TT hits",
+            st.nodes, st.leaves, st.time_ms, st.depth_reached, st.prune_events, st.pruned_nodes, st.tt_hits
+        );
+        if let (Some(file), Some(doc)) = (tree_file, &tree) {
+            println!(
+                "tree        {} nodes written to {file}{}",
+                doc.root.size(),
+                if st.truncated { " (truncated)" } else { "" }
+            );
+        }
+    }
+    Ok(())
+}
+
+/// One benchmark position: a game, moves from its start, and a search depth.
+struct SearchBench {
+    game: &'static str,
+    moves: &'static str,
+    depth: u32,
+}
+
+/// `plyscope threes-bench --games N --seed S [--time-ms T] [--depth D]`: seeded Threes games with
+/// expectimax, and the seed bot's table.
+fn threes_bench(args: &[String]) -> Result<(), Usage> {
+    let opts = Opts::parse(args, &[], &["--games", "--seed", "--time-ms", "--depth"])?;
+    let games: usize = opts
+        .number("--games", "a whole number of games")?
+        .unwrap_or(10);
+    let seed: u64 = opts.number("--seed", "a whole number")?.unwrap_or(1);
+    let time_ms: Option<u64> = opts.number("--time-ms", "milliseconds a move")?;
+    if time_ms == Some(0) {
+        return Err(Usage("--time-ms must be at least 1".into()));
+    }
+    let depth: u32 = opts
+        .number("--depth", "a depth from 1 to 64")?
+        .unwrap_or(if time_ms.is_some() { 12 } else { 4 });
+    if !(1..=64).contains(&depth) {
+        return Err(Usage(format!(
+            "bad value {depth} for --depth: expected 1 to 64"
+        )));
+    }
+    plyscope::games::threes::bench::threes_bench(
+        games,
+        seed,
+        time_ms,
+        depth,
+        &mut std::io::stdout(),
+    );
+    Ok(())
+}
+
+fn bench(args: &[String]) -> Result<(), Usage> {
+    let opts = Opts::parse(args, &["--quick"], &[])?;
+    let quick = opts.flag("--quick");
+    let known: Vec<&str> = CATALOGUE.iter().map(|g| g.id).collect();
+    println!(
+        "plyscope {} bench{}",
+        env!("CARGO_PKG_VERSION"),
+        if quick { " (quick)" } else { "" }
+    );
+    println!();
+    println!("perft (bulk-counted last ply)");
+    println!(
+        "{:<14} {:>5} {:>14} {:>10} {:>14}",
+        "game", "depth", "leaves", "ms", "leaves/s"
+    );
+    let perfts: &[(&str, u32, u32)] = &[("tictactoe", 9, 9), ("reversi", 8, 10), ("ataxx", 4, 6)];
+    for &(game, quick_depth, depth) in perfts {
+        if !known.contains(&game) {
+            continue;
+        }
+        let s = new_session(game)?;
+        let d = if quick { quick_depth } else { depth };
+        let t = Instant::now();
+        let n = s.perft(d);
+        let ms = t.elapsed().as_secs_f64() * 1000.0;
+        println!(
+            "{:<14} {:>5} {:>14} {:>10.1} {:>14.0}",
+            game,
+            d,
+            n,
+            ms,
+            n as f64 / (ms / 1000.0).max(1e-9)
+        );
+    }
+    println!();
+    println!("alpha-beta search, without and with tree recording (node cap 200000)");
+    println!(
+        "{:<14} {:>5} {:>12} {:>10} {:>12} {:>10} {:>12}",
+        "game", "depth", "nodes", "ms", "nodes/s", "ms (tree)", "nodes/s (tree)"
+    );
+    let searches = [
+        SearchBench {
+            game: "tictactoe",
+            moves: "",
+            depth: 9,
+        },
+        SearchBench {
+            game: "reversi",
+            moves: "f5 d6 c3 d3 c4 f4 c5 b3 c2 e6 c6 b4",
+            depth: 8,
+        },
+        SearchBench {
+            game: "reversi-12",
+            moves: "",
+            depth: 5,
+        },
+        SearchBench {
+            game: "ataxx",
+            moves: "",
+            depth: 5,
+        },
+    ];
+    for b in &searches {
+        if !known.contains(&plyscope::core::split_variant(b.game).0) {
+            continue;
+        }
+        let mut s = new_session(b.game)?;
+        for m in b.moves.split_whitespace() {
+            s.play(m)?;
+        }
+        let depth = if quick {
+            b.depth.saturating_sub(2).max(1)
+        } else {
+            b.depth
+        };
+        let cfg = SearchConfig {
+            depth,
+            seed: Some(1),
+            random_ties: false,
+            ..SearchConfig::default()
+        };
+        let plain = s.search(&cfg, Hooks::default())?;
+        let traced = s.search(
+            &SearchConfig {
+                record_tree: true,
+                ..cfg.clone()
+            },
+            Hooks::default(),
+        )?;
+        let (n, ms) = (plain.stats.nodes, plain.stats.time_ms);
+        let (n2, ms2) = (traced.stats.nodes, traced.stats.time_ms);
+        println!(
+            "{:<14} {:>5} {:>12} {:>10.1} {:>12.0} {:>10.1} {:>12.0}",
+            b.game,
+            depth,
+            n,
+            ms,
+            n as f64 / (ms / 1000.0).max(1e-9),
+            ms2,
+            n2 as f64 / (ms2 / 1000.0).max(1e-9)
+        );
+    }
+    println!();
+    println!(
+        "stopping: a search on the largest game told to stop after 100 ms (the stop flag), and one"
+    );
+    println!("with a 100 ms time budget; how long each took to come back");
+    let game = if known.contains(&"reversi") {
+        "reversi-16"
+    } else {
+        "tictactoe"
+    };
+    let s = new_session(game)?;
+    let cfg = SearchConfig {
+        depth: 64,
+        iterative_deepening: true,
+        seed: Some(1),
+        ..SearchConfig::default()
+    };
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let t = Instant::now();
+    let (r, ms) = std::thread::scope(|scope| {
+        scope.spawn(|| {
+            std::thread::sleep(std::time::Duration::from_millis(100));
+            stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        });
+        let r = s.search(
+            &cfg,
+            Hooks {
+                stop: Some(&stop),
+                ..Hooks::default()
+            },
+        );
+        (r, t.elapsed().as_secs_f64() * 1000.0)
+    });
+    let r = r?;
+    println!(
+        "{:<14} stop flag at 100 ms: returned after {:.1} ms ({} nodes, depth {})",
+        game, ms, r.stats.nodes, r.stats.depth_reached
+    );
+    let t = Instant::now();
+    let r = s.search(
+        &SearchConfig {
+            time_ms: Some(100),
+            ..cfg
+        },
+        Hooks::default(),
+    )?;
+    let ms = t.elapsed().as_secs_f64() * 1000.0;
+    println!(
+        "{:<14} 100 ms budget:       returned after {:.1} ms ({} nodes, depth {})",
+        game, ms, r.stats.nodes, r.stats.depth_reached
+    );
+    Ok(())
+}

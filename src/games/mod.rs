@@ -3,6 +3,7 @@
 //! Each game lives in its own module and implements [`Game`](crate::core::Game) and [`Playable`].
 //! To add a game: write its module, add it to [`CATALOGUE`] and to the `match` in [`new_session`].
 
+pub mod ataxx;
 mod session;
 pub mod threes;
 pub mod tictactoe;
@@ -67,6 +68,20 @@ pub const CATALOGUE: &[GameEntry] = &[
         chance: true,
         players: 1,
     },
+    GameEntry {
+        id: "ataxx",
+        name: "Ataxx",
+        variants: &[
+            ("ataxx-0400", "Ataxx, four pillars"),
+            ("ataxx-8000", "Ataxx, centre stone"),
+            ("ataxx-7888", "Ataxx, cross"),
+            ("ataxx-8124", "Ataxx, diamond"),
+            ("ataxx-01A2", "Ataxx, gates"),
+            ("ataxx-0220", "Ataxx, corridors"),
+        ],
+        chance: false,
+        players: 2,
+    },
 ];
 
 /// The ids [`new_session`] accepts, for error messages.
@@ -85,6 +100,7 @@ pub fn new_session(id: &str) -> Result<Box<dyn AnySession>, Error> {
     match base {
         "tictactoe" => Ok(Box::new(Match::<tictactoe::TicTacToe>::new(id)?)),
         "threes" => Ok(Box::new(Match::<threes::Threes>::new(id)?)),
+        "ataxx" => Ok(Box::new(Match::<ataxx::Ataxx>::new(id)?)),
         _ => Err(Error::UnknownGame {
             id: id.to_string(),
             known: known_ids(),

@@ -28,21 +28,11 @@ const FULL: u16 = 0b111_111_111;
 static KEYS: ZobristTable<19> = ZobristTable::new(0x7777);
 
 /// A tic-tac-toe position: one 9-bit board per player.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
 pub struct TicTacToe {
     boards: [u16; 2],
     to_move: PlayerId,
     key: u64,
-}
-
-impl Default for TicTacToe {
-    fn default() -> Self {
-        TicTacToe {
-            boards: [0, 0],
-            to_move: 0,
-            key: 0,
-        }
-    }
 }
 
 impl TicTacToe {

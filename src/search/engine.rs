@@ -1,6 +1,14 @@
 //! The search itself: one recursive function for minimax, alpha-beta and expectimax, a root driver
 //! with iterative deepening, budgets and the randomness quotient, and the document builder.
 
+// The search passes windows, depths and handles explicitly and indexes children it reorders in
+// place; these lints would push it towards shapes that cost speed or clarity here.
+#![allow(
+    clippy::type_complexity,
+    clippy::too_many_arguments,
+    clippy::needless_range_loop
+)]
+
 use super::config::{Algorithm, Progress, RootMove, SearchConfig, SearchResult};
 use super::tt::Table;
 use crate::core::{
@@ -24,6 +32,9 @@ pub struct Hooks<'a> {
     pub progress: Option<&'a mut dyn FnMut(&Progress)>,
     /// Interval between progress calls; 100 ms when zero.
     pub progress_every_ms: f64,
+    /// When the tree is recorded: called with the tree of each completed iteration of iterative
+    /// deepening, as it completes (for a live view).
+    pub iteration: Option<&'a mut dyn FnMut(&TreeDocument)>,
 }
 
 /// A child of a node, made once and kept while the node is searched (copy-make).
@@ -47,6 +58,8 @@ struct Searcher<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder> {
     prune_events: u64,
     pruned_nodes: u64,
     tt_hits: u64,
+    /// Static evaluations made because the depth ran out (not at finished games).
+    horizon_leaves: u64,
     start: f64,
     deadline: Option<f64>,
     next_check: u64,
@@ -107,12 +120,16 @@ pub fn search<G: Game, E: Evaluator<G>>(
 /// Recorders the root driver can restart between iterations.
 trait Restart: Recorder + Sized {
     fn fresh(&self) -> Self;
+    fn snapshot(&self, pv: &[String]) -> Option<(crate::tree::Node, bool)>;
     fn into_tree(self, pv: &[String]) -> Option<(crate::tree::Node, bool)>;
 }
 
 impl Restart for NoRecorder {
     fn fresh(&self) -> Self {
         NoRecorder
+    }
+    fn snapshot(&self, _: &[String]) -> Option<(crate::tree::Node, bool)> {
+        None
     }
     fn into_tree(self, _: &[String]) -> Option<(crate::tree::Node, bool)> {
         None
@@ -124,6 +141,9 @@ impl Restart for TreeRecorder {
         TreeRecorder::new(self.cap())
     }
     fn into_tree(self, pv: &[String]) -> Option<(crate::tree::Node, bool)> {
+        self.snapshot(pv)
+    }
+    fn snapshot(&self, pv: &[String]) -> Option<(crate::tree::Node, bool)> {
         let truncated = self.truncated();
         self.build(pv).map(|n| (n, truncated))
     }
@@ -150,6 +170,7 @@ fn run<G: Game, E: Evaluator<G>, R: Restart>(
         prune_events: 0,
         pruned_nodes: 0,
         tt_hits: 0,
+        horizon_leaves: 0,
         start,
         deadline: cfg.time_ms.map(|t| start + t as f64),
         next_check: CHECK_EVERY.min(cfg.node_budget.unwrap_or(u64::MAX)),
@@ -217,9 +238,14 @@ fn run<G: Game, E: Evaluator<G>, R: Restart>(
 
     let mut done: Option<(Vec<RootMove<G::Move>>, Vec<Vec<G::Move>>, u32, R)> = None;
     let mut partial: Option<(Vec<RootMove<G::Move>>, Vec<Vec<G::Move>>, R)> = None;
+    // Durations of the last two iterations, to guess what the next one costs.
+    let mut durations = (0.0f64, 0.0f64);
     for depth in first_depth..=max_depth {
         s.depth = depth;
-        let (values, pvs, complete) = s.root_iteration(root, &mut root_kids[..searched], depth);
+        let began = now_ms();
+        let (horizon_before, tt_before) = (s.horizon_leaves, s.tt_hits);
+        let (values, pvs, complete) = s.root_iteration(root, &mut root_kids, searched, depth);
+        durations = (durations.1, now_ms() - began);
         let rec = {
             let fresh = s.rec.fresh();
             std::mem::replace(&mut s.rec, fresh)
@@ -240,7 +266,14 @@ fn run<G: Game, E: Evaluator<G>, R: Restart>(
             let reordered: Vec<Child<G>> = order.iter().map(|&i| root_kids[i].clone()).collect();
             root_kids[..searched].clone_from_slice(&reordered);
             done = Some((roots, pvs, depth, rec));
-            if s.aborted || s.out_of_time_for_next() {
+            if R::ACTIVE && s.hooks.iteration.is_some() {
+                if let Some((roots, pvs, depth, rec)) = &done {
+                    s.report_iteration(root, roots, pvs, *depth, rec);
+                }
+            }
+            // Every line of this iteration ended in a finished game: deeper ones would repeat it.
+            let solved = s.horizon_leaves == horizon_before && s.tt_hits == tt_before;
+            if s.aborted || solved || s.out_of_time_for_next(durations) {
                 break;
             }
         } else {
@@ -305,16 +338,7 @@ fn run<G: Game, E: Evaluator<G>, R: Restart>(
     let pv = ranked[k].1.clone();
     let root_moves: Vec<RootMove<G::Move>> = ranked.into_iter().map(|r| r.0).collect();
 
-    let stats = Stats {
-        nodes: s.nodes,
-        leaves: s.leaves,
-        time_ms: ((now_ms() - start) * 1000.0).round() / 1000.0,
-        prune_events: s.prune_events,
-        pruned_nodes: s.pruned_nodes,
-        tt_hits: s.tt_hits,
-        depth_reached,
-        truncated: false,
-    };
+    let stats = s.stats(depth_reached);
     let pv_text = pv_texts(root, &pv);
     let mut result = SearchResult {
         best: Some(chosen.mv),
@@ -443,7 +467,58 @@ fn document<G: Game, E: Evaluator<G>>(
     }
 }
 
+impl<G: Game, E: Evaluator<G>, R: Restart> Searcher<'_, '_, G, E, R> {
+    /// Sends the tree of a completed iteration to the `iteration` hook.
+    fn report_iteration(
+        &mut self,
+        root: &G,
+        roots: &[RootMove<G::Move>],
+        pvs: &[Vec<G::Move>],
+        depth: u32,
+        rec: &R,
+    ) {
+        let Some(best) =
+            (0..roots.len()).max_by(|&a, &b| roots[a].value.total_cmp(&roots[b].value))
+        else {
+            return;
+        };
+        let pv_text = pv_texts(root, &pvs[best]);
+        let Some((node, truncated)) = rec.snapshot(&pv_text) else {
+            return;
+        };
+        let mut stats = self.stats(depth);
+        stats.truncated = truncated;
+        let interim = SearchResult {
+            best: Some(roots[best].mv),
+            value: roots[best].value,
+            pv: pvs[best].clone(),
+            rank: 1,
+            reason: "best",
+            root_moves: Vec::new(),
+            stats,
+            tree: None,
+        };
+        let doc = document(root, self.eval, self.cfg, &interim, node, self.root_player);
+        if let Some(cb) = self.hooks.iteration.as_mut() {
+            cb(&doc);
+        }
+    }
+}
+
 impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder> Searcher<'a, 'h, G, E, R> {
+    fn stats(&self, depth_reached: u32) -> Stats {
+        Stats {
+            nodes: self.nodes,
+            leaves: self.leaves,
+            time_ms: ((now_ms() - self.start) * 1000.0).round() / 1000.0,
+            prune_events: self.prune_events,
+            pruned_nodes: self.pruned_nodes,
+            tt_hits: self.tt_hits,
+            depth_reached,
+            truncated: false,
+        }
+    }
+
     fn ensure_ply(&mut self, ply: usize) {
         while self.kids.len() <= ply + 1 {
             self.kids.push(Vec::new());
@@ -519,13 +594,18 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder> Searcher<'a, 'h, G, E, R> {
         }
     }
 
-    /// Whether the last iteration took so long that the next one cannot finish in the time left.
-    fn out_of_time_for_next(&self) -> bool {
+    /// Whether the next iteration cannot finish in the time left, guessing its cost from the
+    /// last two iterations' durations (their ratio is the effective branching factor, kept
+    /// between 1.5 and 8).
+    fn out_of_time_for_next(&self, (before_last, last): (f64, f64)) -> bool {
         match self.deadline {
             Some(d) => {
-                let now = now_ms();
-                // A new iteration costs several times the last; do not start one that cannot finish.
-                now + (now - self.start) * 2.0 > d
+                let growth = if before_last > 0.05 {
+                    (last / before_last).clamp(1.5, 8.0)
+                } else {
+                    4.0
+                };
+                now_ms() + last * growth > d
             }
             None => false,
         }
@@ -557,9 +637,11 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder> Searcher<'a, 'h, G, E, R> {
     fn root_iteration(
         &mut self,
         root: &G,
-        kids: &mut [Child<G>],
+        all_kids: &mut [Child<G>],
+        searched: usize,
         depth: u32,
     ) -> (Vec<(usize, f64, bool)>, Vec<Vec<G::Move>>, bool) {
+        let (kids, left_out) = all_kids.split_at_mut(searched);
         self.ensure_ply(1);
         self.root_done = 0;
         self.root_total = kids.len();
@@ -614,6 +696,17 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder> Searcher<'a, 'h, G, E, R> {
         }
         let complete = !self.aborted;
         if R::ACTIVE {
+            if !left_out.is_empty() {
+                let moves: Vec<String> = left_out.iter().map(|k| root.format_move(k.mv)).collect();
+                self.rec.pruned(
+                    moves,
+                    "branching_limit",
+                    GHOST,
+                    best,
+                    f64::NEG_INFINITY,
+                    f64::INFINITY,
+                );
+            }
             let kind = NodeKind::Max;
             let value = (!values.is_empty()).then_some(best);
             self.rec.close(h, kind, value, Bound::Exact, None, false);
@@ -658,7 +751,10 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder> Searcher<'a, 'h, G, E, R> {
                 }
                 v
             }
-            _ if depth == 0 || (prob < self.cfg.chance_cutoff) => self.leaf(pos, h),
+            _ if depth == 0 || (prob < self.cfg.chance_cutoff) => {
+                self.horizon_leaves += 1;
+                self.leaf(pos, h)
+            }
             Turn::Chance => self.chance(pos, depth, ply, prob, h),
             Turn::Player(p) => self.player(pos, p, depth, ply, alpha, beta, prob, h),
         }

@@ -173,6 +173,9 @@ pub struct Node {
     /// For `pruned` nodes: `alphabeta` or `branching_limit`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
+    /// Free-form facts about the node (kept from foreign formats), shown in the tooltip.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data: Option<serde_json::Map<String, serde_json::Value>>,
     /// The children, in the order searched.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub children: Vec<Node>,
@@ -202,6 +205,7 @@ impl Node {
             moves: None,
             cutoff: None,
             reason: None,
+            data: None,
             children: Vec::new(),
         }
     }

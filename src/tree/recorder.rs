@@ -286,12 +286,13 @@ impl Recorder for TreeRecorder {
         if count == 0 {
             return;
         }
-        let h = self.open(None, None, None, f64::NEG_INFINITY, f64::INFINITY);
-        if h == GHOST {
-            // Counted as one unrecorded node already; the siblings it stands for were never searched.
-            self.stack.pop();
+        // Past the cap the marker is dropped: the siblings it stands for were never searched, so
+        // there is nothing to count in a `truncated` node either.
+        if matches!(self.stack.last(), Some(&GHOST)) || self.nodes.len() >= self.cap {
+            self.truncated = true;
             return;
         }
+        let h = self.open(None, None, None, f64::NEG_INFINITY, f64::INFINITY);
         let node = &mut self.nodes[h as usize].node;
         node.kind = NodeKind::Pruned;
         node.count = Some(count);

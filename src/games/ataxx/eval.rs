@@ -1,0 +1,245 @@
+//! Ataxx evaluators with named terms, all from bitboard popcounts.
+//!
+//! One piece is worth 100, so values read as centipieces. Every term is a difference between the
+//! perspective player and the opponent (or a bonus with the side to move's sign), so
+//! `evaluate(pos, 0) == -evaluate(pos, 1)`.
+
+use super::{dilate, Ataxx, FILE_A, FILE_G, FULL};
+use crate::core::{Error, Evaluator, PlayerId, TermSink};
+
+/// The evaluator names, the default first.
+pub const NAMES: &[&str] = &["strong", "material", "mobility"];
+
+/// Weight of a piece.
+pub const W_MATERIAL: f64 = 100.0;
+/// Weight of an empty cell one can clone to, beyond the opponent's count.
+pub const W_MOBILITY: f64 = 4.0;
+/// Weight of a piece next to an empty cell the opponent can reach (it can be taken).
+pub const W_EXPOSED: f64 = 6.0;
+/// Weight of a hole: an empty cell the opponent can reach that touches three or more of one's pieces.
+pub const W_HOLES: f64 = 12.0;
+/// Weight of the best capture the side to move has now (it moves before the other side can answer).
+pub const W_THREAT: f64 = 70.0;
+/// Weight of the endgame parity (who fills the last cells), applied when few empty cells remain.
+pub const W_PARITY: f64 = 25.0;
+/// Empty-cell count from which parity starts to count.
+pub const PARITY_EMPTIES: u32 = 12;
+
+/// The Ataxx evaluators.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum AtaxxEval {
+    /// Material, mobility, exposed pieces, holes, the side to move's best capture and endgame
+    /// parity: the default.
+    #[default]
+    Strong,
+    /// Piece count difference alone.
+    Material,
+    /// Material and clone mobility only.
+    Mobility,
+}
+
+impl AtaxxEval {
+    /// The evaluator with this name; an empty name gives the default.
+    pub fn by_name(name: &str) -> Result<Self, Error> {
+        match name {
+            "" | "strong" => Ok(AtaxxEval::Strong),
+            "material" => Ok(AtaxxEval::Material),
+            "mobility" => Ok(AtaxxEval::Mobility),
+            _ => Err(Error::bad_option(
+                "evaluator",
+                name,
+                "strong, material or mobility",
+            )),
+        }
+    }
+}
+
+/// For every cell, how many of its neighbours are in `b`, as four bit planes (1, 2, 4, 8).
+#[inline(always)]
+fn neighbour_counts(b: u64) -> [u64; 4] {
+    let e = (b << 1) & !FILE_A & FULL;
+    let w = (b >> 1) & !FILE_G;
+    let mut planes = [0u64; 4];
+    for x in [
+        e,
+        w,
+        (b << 7) & FULL,
+        b >> 7,
+        (e << 7) & FULL,
+        e >> 7,
+        (w << 7) & FULL,
+        w >> 7,
+    ] {
+        // Add one bit per cell to the counters.
+        let c0 = planes[0] & x;
+        planes[0] ^= x;
+        let c1 = planes[1] & c0;
+        planes[1] ^= c0;
+        let c2 = planes[2] & c1;
+        planes[2] ^= c1;
+        planes[3] |= c2;
+    }
+    planes
+}
+
+/// The largest count among the cells of `cells` (0 when empty).
+#[inline(always)]
+fn max_count(planes: &[u64; 4], cells: u64) -> u32 {
+    let mut c = cells;
+    let mut m = 0;
+    for bit in (0..4).rev() {
+        if c & planes[bit] != 0 {
+            c &= planes[bit];
+            m |= 1 << bit;
+        }
+    }
+    m
+}
+
+/// Holes of `own` that `reach` (the opponent's reachable empty cells) can get at: empty cells next
+/// to at least three of `own`'s pieces.
+#[inline(always)]
+fn holes(own: u64, reach: u64) -> u32 {
+    let [p0, p1, p2, p3] = neighbour_counts(own);
+    ((p3 | p2 | (p1 & p0)) & reach).count_ones()
+}
+
+/// The most pieces the mover can gain with one move: captures, plus one for a clone.
+#[inline(always)]
+fn best_gain(mover: u64, other: u64, empty: u64) -> u32 {
+    let clone = dilate(mover) & empty;
+    let jump_only = dilate(dilate(mover)) & empty & !clone;
+    let planes = neighbour_counts(other);
+    let by_clone = if clone != 0 {
+        max_count(&planes, clone) + 1
+    } else {
+        0
+    };
+    by_clone.max(max_count(&planes, jump_only))
+}
+
+/// The loop versions of [`holes`] and [`best_gain`], kept to test the bit-parallel ones.
+#[cfg(test)]
+mod reference {
+    use super::super::{dilate, SINGLES};
+
+    pub fn holes(own: u64, empty: u64, reach: u64) -> u32 {
+        let mut cand = dilate(own) & empty & reach;
+        let mut n = 0;
+        while cand != 0 {
+            let sq = cand.trailing_zeros() as usize;
+            cand &= cand - 1;
+            if (SINGLES[sq] & own).count_ones() >= 3 {
+                n += 1;
+            }
+        }
+        n
+    }
+
+    pub fn best_gain(mover: u64, other: u64, empty: u64) -> u32 {
+        let clone = dilate(mover) & empty;
+        let reach = dilate(dilate(mover)) & empty;
+        let mut cand = reach & dilate(other);
+        let mut best = if clone != 0 { 1 } else { 0 };
+        while cand != 0 {
+            let sq = cand.trailing_zeros() as usize;
+            cand &= cand - 1;
+            let g = (SINGLES[sq] & other).count_ones() + ((clone >> sq) & 1) as u32;
+            best = best.max(g);
+        }
+        best
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::Rng;
+
+    #[test]
+    fn bit_parallel_terms_equal_the_loops() {
+        let mut rng = Rng::seeded(17);
+        for _ in 0..20_000 {
+            let a = rng.next_u64() & rng.next_u64() & FULL;
+            let b = rng.next_u64() & !a & FULL;
+            let walls = rng.next_u64() & rng.next_u64() & rng.next_u64() & !(a | b) & FULL;
+            let empty = FULL & !(a | b | walls);
+            let reach = dilate(dilate(b)) & empty;
+            assert_eq!(holes(a, reach), reference::holes(a, empty, reach));
+            assert_eq!(best_gain(a, b, empty), reference::best_gain(a, b, empty));
+            assert_eq!(best_gain(b, a, empty), reference::best_gain(b, a, empty));
+        }
+    }
+}
+
+impl Evaluator<Ataxx> for AtaxxEval {
+    fn name(&self) -> &'static str {
+        match self {
+            AtaxxEval::Strong => "strong",
+            AtaxxEval::Material => "material",
+            AtaxxEval::Mobility => "mobility",
+        }
+    }
+
+    fn evaluate<S: TermSink>(&self, pos: &Ataxx, perspective: PlayerId, sink: &mut S) -> f64 {
+        let me = pos.pieces(perspective);
+        let them = pos.pieces(perspective ^ 1);
+        let material = me.count_ones() as f64 - them.count_ones() as f64;
+        sink.term("material", material, W_MATERIAL);
+        let mut v = material * W_MATERIAL;
+        if *self == AtaxxEval::Material {
+            return v;
+        }
+        let empty = pos.empty();
+        let my_clone = dilate(me) & empty;
+        let their_clone = dilate(them) & empty;
+        let mobility = my_clone.count_ones() as f64 - their_clone.count_ones() as f64;
+        sink.term("mobility", mobility, W_MOBILITY);
+        v += mobility * W_MOBILITY;
+        if *self == AtaxxEval::Mobility {
+            return v;
+        }
+        let my_reach = dilate(dilate(me)) & empty;
+        let their_reach = dilate(dilate(them)) & empty;
+        let exposed = (them & dilate(my_reach)).count_ones() as f64
+            - (me & dilate(their_reach)).count_ones() as f64;
+        sink.term("exposed", exposed, W_EXPOSED);
+        v += exposed * W_EXPOSED;
+        let hole_diff = holes(them, my_reach) as f64 - holes(me, their_reach) as f64;
+        sink.term("holes", hole_diff, W_HOLES);
+        v += hole_diff * W_HOLES;
+        let mover = pos.side_to_move();
+        let sign = if mover == perspective { 1.0 } else { -1.0 };
+        let threat = sign * best_gain(pos.pieces(mover), pos.pieces(mover ^ 1), empty) as f64;
+        sink.term("threat", threat, W_THREAT);
+        v += threat * W_THREAT;
+        let empties = empty.count_ones();
+        let parity_weight = if empties <= PARITY_EMPTIES && empties > 0 {
+            W_PARITY * (PARITY_EMPTIES + 1 - empties) as f64 / PARITY_EMPTIES as f64
+        } else {
+            0.0
+        };
+        // With an odd number of empty cells, the side to move fills the last one if both keep moving.
+        let parity = if empties % 2 == 1 { sign } else { -sign };
+        sink.term("parity", parity, parity_weight);
+        v += parity * parity_weight;
+        v
+    }
+
+    fn prescore<S: TermSink>(&self, child: &Ataxx, perspective: PlayerId, sink: &mut S) -> f64 {
+        // Cheap ordering: material, then the opponent's best reply capture.
+        let me = child.pieces(perspective);
+        let them = child.pieces(perspective ^ 1);
+        let material = me.count_ones() as f64 - them.count_ones() as f64;
+        sink.term("material", material, W_MATERIAL);
+        if *self == AtaxxEval::Material {
+            return material * W_MATERIAL;
+        }
+        let mover = child.side_to_move();
+        let sign = if mover == perspective { 1.0 } else { -1.0 };
+        let threat =
+            sign * best_gain(child.pieces(mover), child.pieces(mover ^ 1), child.empty()) as f64;
+        sink.term("threat", threat, W_THREAT);
+        material * W_MATERIAL + threat * W_THREAT
+    }
+}

@@ -1,0 +1,96 @@
+//! The command-line tool: outputs, and bad arguments answered with a message and exit status 2.
+
+use std::process::Command;
+
+fn plyscope(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_plyscope"))
+        .args(args)
+        .output()
+        .expect("the binary runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into(),
+        String::from_utf8_lossy(&out.stderr).into(),
+    )
+}
+
+#[test]
+fn perft_json_prints_one_object_per_depth() {
+    let (code, out, _) = plyscope(&["perft", "tictactoe", "4", "--json"]);
+    assert_eq!(code, 0);
+    let nodes: Vec<u64> = out
+        .lines()
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+            assert_eq!(v["game"], "tictactoe");
+            assert!(v["ms"].as_f64().unwrap() >= 0.0);
+            v["nodes"].as_u64().unwrap()
+        })
+        .collect();
+    assert_eq!(nodes, [9, 72, 504, 3024]);
+}
+
+#[test]
+fn search_writes_a_tree_document_and_a_json_report() {
+    let dir = std::env::temp_dir().join(format!("plyscope-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("tree.json");
+    let (code, out, err) = plyscope(&[
+        "search",
+        "tictactoe",
+        "--position",
+        "XX--O---- O",
+        "--depth",
+        "5",
+        "--tree",
+        file.to_str().unwrap(),
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let report: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(report["move"], "c1", "O must block");
+    let doc: plyscope::tree::TreeDocument =
+        serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    assert_eq!(doc.chosen.unwrap().mv, "c1");
+    assert_eq!(doc.stats.nodes, report["stats"]["nodes"].as_u64().unwrap());
+    std::fs::remove_dir_all(dir).ok();
+}
+
+#[test]
+fn moves_option_plays_before_searching() {
+    let (code, out, err) =
+        plyscope(&["search", "tictactoe", "--moves", "a1 b2 b1", "--depth", "6"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("best move   c1"), "{out}");
+}
+
+#[test]
+fn bad_arguments_exit_2_with_a_clear_message() {
+    let cases: &[(&[&str], &str)] = &[
+        (&["perft", "chess", "3"], "unknown game \"chess\""),
+        (&["perft", "tictactoe", "zero"], "bad depth"),
+        (&["perft", "tictactoe"], "needs a game and a depth"),
+        (&["search", "tictactoe", "--depth", "99"], "depth"),
+        (&["search", "tictactoe", "--algo", "magic"], "magic"),
+        (
+            &["search", "tictactoe", "--position", "XX--Q---- O"],
+            "character 5",
+        ),
+        (
+            &["search", "tictactoe", "--moves", "a1 a1"],
+            "illegal move a1",
+        ),
+        (
+            &["search", "tictactoe", "--frobnicate"],
+            "unexpected argument",
+        ),
+        (&["search", "tictactoe", "--depth"], "needs a value"),
+        (&["fly"], "unknown command"),
+    ];
+    for (args, needle) in cases {
+        let (code, out, err) = plyscope(args);
+        assert_eq!(code, 2, "{args:?} should exit 2; stdout {out}");
+        assert!(err.contains(needle), "{args:?}: {err:?} lacks {needle:?}");
+        assert!(!err.contains("panicked"), "{args:?} panicked: {err}");
+    }
+}

@@ -1,0 +1,977 @@
+// Reads search-tree documents into one internal model, whatever engine wrote them.
+//
+// Pure functions with no DOM: they run on the page, in the parse worker and under node's test runner.
+// Formats: the native `plyscope-tree`, JavaScript InfoVis Toolkit (JIT) tree JSON and its graph form,
+// d3 hierarchy ("flare"), react-d3-tree (`attributes`) and MCTS dumps (N/Q/P or visits/value/prior).
+//
+// Every walk is iterative, so a very deep chain cannot overflow the call stack.
+
+/** Node kinds of the model; `node` is a foreign node whose role is unknown. */
+export const KINDS = ['max', 'min', 'chance', 'leaf', 'terminal', 'pruned', 'truncated', 'node'];
+const NATIVE_KINDS = new Set(['max', 'min', 'chance', 'leaf', 'terminal', 'pruned', 'truncated']);
+const BOUNDS = new Set(['exact', 'lower', 'upper']);
+
+/** The value of a won game in plyscope documents; values within half of it are heuristic. */
+export const WIN_SCORE = 1_000_000;
+
+/** Format ids and the words shown after "Detected:". */
+export const FORMAT_NAMES = {
+  'plyscope-tree': 'plyscope tree',
+  'jit-tree': 'JIT tree',
+  'jit-graph': 'JIT graph',
+  'd3-flare': 'd3 hierarchy (flare)',
+  'react-d3-tree': 'react-d3-tree',
+  mcts: 'MCTS dump',
+};
+
+/** A structural problem in a parsed document, located by its JSON path. */
+export class TreeFormatError extends Error {
+  constructor(path, expected, found) {
+    super(`${path}: expected ${expected}${found === undefined ? '' : `, found ${found}`}`);
+    this.name = 'TreeFormatError';
+    this.path = path;
+    this.expected = expected;
+  }
+}
+
+/** A JSON syntax error, located by line and column (both from 1). */
+export class JsonSyntaxError extends Error {
+  constructor(line, column, offset, expected, found) {
+    super(`line ${line}, column ${column}: expected ${expected}, found ${found}`);
+    this.name = 'JsonSyntaxError';
+    this.line = line;
+    this.column = column;
+    this.offset = offset;
+    this.expected = expected;
+  }
+}
+
+/** One node of the model. `children` hold model nodes; `extra` holds foreign fields as [key, text]. */
+export function makeNode(id, kind) {
+  return {
+    id,
+    label: null, // the move leading here (null at the root)
+    kind,
+    inferred: false, // kind guessed from depth (foreign formats)
+    value: null,
+    bound: null,
+    alpha: null,
+    beta: null,
+    prescore: null, // { total, terms: [{name, raw, weight, value}] }
+    eval: null,
+    prob: null,
+    best: false,
+    tt: false,
+    count: null,
+    moves: null,
+    cutoff: null,
+    reason: null,
+    visits: null,
+    extra: null,
+    children: [],
+    parent: null,
+    depth: 0,
+    size: 1,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// JSON text
+
+/** Line and column (from 1) of `offset` in `text`. */
+export function lineColumn(text, offset) {
+  let line = 1;
+  let last = -1;
+  for (let i = 0; i < offset && i < text.length; i++) {
+    if (text.charCodeAt(i) === 10) {
+      line++;
+      last = i;
+    }
+  }
+  return { line, column: offset - last };
+}
+
+function describeAt(text, i) {
+  if (i >= text.length) return 'the end of the text';
+  const c = text[i];
+  if (c === '\n') return 'a line break';
+  if (c === ' ' || c === '\t' || c === '\r') return 'a space';
+  const word = /^[A-Za-z_$][\w$]*/.exec(text.slice(i, i + 20));
+  if (word) return `'${word[0]}'`;
+  return `'${c}'`;
+}
+
+/**
+ * Finds the first syntax error of a JSON text: its offset and what was expected there; null if the
+ * text is valid JSON. A state machine with an explicit stack (no recursion).
+ */
+export function findJsonError(text) {
+  let i = 0;
+  const n = text.length;
+  const stack = []; // '{' or '['
+  const ws = () => {
+    while (i < n) {
+      const c = text.charCodeAt(i);
+      if (c === 32 || c === 9 || c === 10 || c === 13) i++;
+      else break;
+    }
+  };
+  const fail = (expected) => ({ offset: i, expected, found: describeAt(text, i) });
+  // Parses a scalar or opens a container at i; returns an error or null.
+  const value = () => {
+    ws();
+    if (i >= n) return fail('a value');
+    const c = text[i];
+    if (c === '{' || c === '[') {
+      stack.push(c);
+      i++;
+      return null;
+    }
+    if (c === '"') return string();
+    if (c === '-' || (c >= '0' && c <= '9')) return number();
+    for (const lit of ['true', 'false', 'null']) {
+      if (text.startsWith(lit, i)) {
+        i += lit.length;
+        return null;
+      }
+    }
+    return fail('a value (object, array, string, number, true, false or null)');
+  };
+  const string = () => {
+    i++; // opening quote
+    while (i < n) {
+      const c = text.charCodeAt(i);
+      if (c === 34) {
+        i++;
+        return null;
+      }
+      if (c < 32) return fail('a closing \'"\' (control characters must be escaped)');
+      if (c === 92) {
+        const e = text[i + 1];
+        if (e === 'u') {
+          if (!/^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6))) {
+            i += 2;
+            return fail('four hex digits after \\u');
+          }
+          i += 6;
+        } else if (e !== undefined && '"\\/bfnrt'.includes(e)) {
+          i += 2;
+        } else {
+          i++;
+          return fail('an escape (\\" \\\\ \\/ \\b \\f \\n \\r \\t or \\uXXXX)');
+        }
+      } else i++;
+    }
+    return fail('a closing \'"\'');
+  };
+  const number = () => {
+    const m = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/.exec(text.slice(i, i + 400));
+    if (!m || m[0] === '-' || m[0] === '') return fail('a number');
+    i += m[0].length;
+    const c = text[i];
+    if (c === '.' || c === 'e' || c === 'E') return fail('digits in the number');
+    return null;
+  };
+
+  // States: 'value' (expect a value), 'after' (a value ended), 'key' (expect a key or '}' in an
+  // object just opened), 'key!' (expect a key after a comma).
+  let state = 'value';
+  for (;;) {
+    if (state === 'value') {
+      const depth = stack.length;
+      const err = value();
+      if (err) return err;
+      if (stack.length > depth) {
+        ws();
+        const open = stack[stack.length - 1];
+        if (open === '[') {
+          if (text[i] === ']') {
+            stack.pop();
+            i++;
+            state = 'after';
+          } else state = 'value';
+        } else state = 'key';
+      } else state = 'after';
+    } else if (state === 'key' || state === 'key!') {
+      ws();
+      if (state === 'key' && text[i] === '}') {
+        stack.pop();
+        i++;
+        state = 'after';
+        continue;
+      }
+      if (text[i] !== '"') return fail(state === 'key' ? "a property name in double quotes or '}'" : 'a property name in double quotes');
+      const err = string();
+      if (err) return err;
+      ws();
+      if (text[i] !== ':') return fail("':' after the property name");
+      i++;
+      state = 'value';
+    } else {
+      ws();
+      if (stack.length === 0) {
+        if (i < n) return fail('the end of the text (one JSON value only)');
+        return null;
+      }
+      const open = stack[stack.length - 1];
+      const c = text[i];
+      if (c === ',') {
+        i++;
+        state = open === '{' ? 'key!' : 'value';
+      } else if ((open === '{' && c === '}') || (open === '[' && c === ']')) {
+        stack.pop();
+        i++;
+      } else {
+        return fail(open === '{' ? "',' or '}' after a property value" : "',' or ']' after an array element");
+      }
+    }
+  }
+}
+
+/** The offset JSON.parse's message reports, or null. */
+function messageOffset(message) {
+  const m = /at position (\d+)/.exec(message);
+  return m ? Number(m[1]) : null;
+}
+
+/** JSON.parse with an error that names line, column and what was expected. */
+export function parseJson(text) {
+  if (typeof text !== 'string') throw new TypeError('expected text');
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    if (text.trim() === '') throw new JsonSyntaxError(1, 1, 0, 'a JSON document', 'an empty text');
+    const found = findJsonError(text);
+    let offset = messageOffset(e.message);
+    let expected = 'valid JSON';
+    let what = offset === null ? null : describeAt(text, offset);
+    if (found) {
+      // The scanner agrees with JSON.parse (or JSON.parse gave no position): use its expectation.
+      if (offset === null || offset === found.offset) {
+        offset = found.offset;
+        expected = found.expected;
+        what = found.found;
+      }
+    }
+    if (offset === null) offset = text.length;
+    const { line, column } = lineColumn(text, offset);
+    throw new JsonSyntaxError(line, column, offset, expected, what ?? describeAt(text, offset));
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Helpers
+
+const isObj = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
+const isNum = (v) => typeof v === 'number' && Number.isFinite(v);
+const typeName = (v) => (v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v === 'object' ? 'an object' : typeof v === 'string' ? `the string ${JSON.stringify(v.length > 40 ? v.slice(0, 40) + '…' : v)}` : `${typeof v} ${String(v)}`);
+const keyPath = (base, key) => (/^[A-Za-z_$][\w$]*$/.test(key) ? `${base}.${key}` : `${base}[${JSON.stringify(key)}]`);
+
+/** A number from a value that may be a numeric string; null otherwise. */
+function num(v) {
+  if (isNum(v)) return v;
+  if (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v))) return Number(v);
+  return null;
+}
+
+/** Short text for a foreign value shown in the tooltip. */
+function show(v) {
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number' || typeof v === 'boolean' || v === null) return String(v);
+  const s = JSON.stringify(v);
+  return s.length > 200 ? s.slice(0, 200) + '…' : s;
+}
+
+function readBreakdown(v, base, key) {
+  // Paths are built only when there is an error: this runs for every node of large trees.
+  if (v === undefined || v === null) return null;
+  const path = () => `${base}.${key}`;
+  if (!isObj(v)) throw new TreeFormatError(path(), 'an object {total, terms}', typeName(v));
+  let total = null;
+  if (v.total !== undefined && v.total !== null) {
+    total = num(v.total);
+    if (total === null) throw new TreeFormatError(`${path()}.total`, 'a number', typeName(v.total));
+  }
+  const terms = [];
+  const list = v.terms;
+  if (list !== undefined) {
+    if (!Array.isArray(list)) throw new TreeFormatError(`${path()}.terms`, 'an array of terms', typeName(list));
+    for (let k = 0; k < list.length; k++) {
+      const t = list[k];
+      if (!isObj(t)) throw new TreeFormatError(`${path()}.terms[${k}]`, 'an object {name, raw, weight, value}', typeName(t));
+      if (typeof t.name !== 'string') throw new TreeFormatError(`${path()}.terms[${k}].name`, 'a string', typeName(t.name));
+      // Well-formed terms are kept as they are (no copy: large trees hold hundreds of thousands).
+      if (isNum(t.raw) && isNum(t.weight) && isNum(t.value)) {
+        terms.push(t);
+        continue;
+      }
+      const term = { name: t.name, raw: num(t.raw), weight: num(t.weight), value: num(t.value) };
+      if (term.value === null && term.raw !== null && term.weight !== null) term.value = term.raw * term.weight;
+      terms.push(term);
+    }
+  }
+  return { total, terms };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Native plyscope-tree
+
+function optNum(o, key, path) {
+  const v = o[key];
+  if (v === undefined || v === null) return null;
+  if (!isNum(v)) throw new TreeFormatError(keyPath(path, key), 'a finite number or null', typeName(v));
+  return v;
+}
+
+function nativeNode(o, path) {
+  if (!isObj(o)) throw new TreeFormatError(path, 'a node object', typeName(o));
+  const kind = o.kind;
+  if (typeof kind !== 'string' || !NATIVE_KINDS.has(kind)) {
+    throw new TreeFormatError(`${path}.kind`, `one of ${[...NATIVE_KINDS].join(', ')}`, kind === undefined ? 'nothing' : typeName(kind));
+  }
+  const id = o.id === undefined ? null : o.id;
+  if (id !== null && !isNum(id) && typeof id !== 'string') throw new TreeFormatError(`${path}.id`, 'a number', typeName(id));
+  const n = makeNode(id, kind);
+  if (o.move !== undefined && o.move !== null) {
+    if (typeof o.move !== 'string') throw new TreeFormatError(`${path}.move`, 'a string', typeName(o.move));
+    n.label = o.move;
+  }
+  n.value = optNum(o, 'value', path);
+  if (o.bound !== undefined && o.bound !== null) {
+    if (!BOUNDS.has(o.bound)) throw new TreeFormatError(`${path}.bound`, 'exact, lower or upper', typeName(o.bound));
+    n.bound = o.bound;
+  }
+  n.alpha = optNum(o, 'alpha', path);
+  n.beta = optNum(o, 'beta', path);
+  n.prob = optNum(o, 'prob', path);
+  n.count = optNum(o, 'count', path);
+  n.prescore = readBreakdown(o.prescore, path, 'prescore');
+  n.eval = readBreakdown(o.eval, path, 'eval');
+  n.best = o.best === true;
+  n.tt = o.tt === true;
+  if (o.moves !== undefined && o.moves !== null) {
+    if (!Array.isArray(o.moves)) throw new TreeFormatError(`${path}.moves`, 'an array of move texts', typeName(o.moves));
+    n.moves = o.moves.map((m) => (typeof m === 'string' ? m : show(m)));
+  }
+  if (o.cutoff !== undefined && o.cutoff !== null) {
+    if (!isObj(o.cutoff)) throw new TreeFormatError(`${path}.cutoff`, 'an object {by, value, alpha, beta}', typeName(o.cutoff));
+    const cp = `${path}.cutoff`;
+    n.cutoff = { by: o.cutoff.by ?? null, value: optNum(o.cutoff, 'value', cp), alpha: optNum(o.cutoff, 'alpha', cp), beta: optNum(o.cutoff, 'beta', cp) };
+  }
+  if (typeof o.reason === 'string') n.reason = o.reason;
+  // `data`: free-form facts from other engines (and from converted foreign trees), shown in the tooltip.
+  if (o.data !== undefined && o.data !== null) {
+    if (!isObj(o.data)) throw new TreeFormatError(`${path}.data`, 'an object of facts', typeName(o.data));
+    const extra = Object.entries(o.data).map(([k, v]) => [k, show(v)]);
+    if (extra.length) n.extra = extra;
+  }
+  if (o.children !== undefined && o.children !== null && !Array.isArray(o.children)) {
+    throw new TreeFormatError(`${path}.children`, 'an array of nodes', typeName(o.children));
+  }
+  return n;
+}
+
+/** Walks a foreign or native tree iteratively: `make(obj, path, depth)` builds a model node, `kids(obj)` lists raw children. */
+function buildTree(rootObj, rootPath, make, kids) {
+  const root = make(rootObj, rootPath, 0);
+  const stack = [[rootObj, root, rootPath]];
+  let count = 1;
+  while (stack.length) {
+    const [obj, node, path] = stack.pop();
+    const list = kids(obj, path);
+    if (!list) continue;
+    for (let k = 0; k < list.length; k++) {
+      const cp = `${path}.children[${k}]`;
+      const child = make(list[k], cp, node.depth + 1);
+      child.parent = node;
+      child.depth = node.depth + 1;
+      node.children.push(child);
+      count++;
+      stack.push([list[k], child, cp]);
+    }
+  }
+  return { root, count };
+}
+
+function checkIds(root) {
+  const seen = new Map();
+  const stack = [[root, '$.root']];
+  while (stack.length) {
+    const [n, path] = stack.pop();
+    if (n.id !== null) {
+      const key = String(n.id);
+      if (seen.has(key)) throw new TreeFormatError(`${path}.id`, `a unique id (${key} is also used at ${seen.get(key)})`);
+      seen.set(key, path);
+    }
+    for (let k = n.children.length - 1; k >= 0; k--) stack.push([n.children[k], `${path}.children[${k}]`]);
+  }
+}
+
+function convertNative(doc) {
+  if (doc.version !== undefined && doc.version !== 1) {
+    throw new TreeFormatError('$.version', 'version 1 (the only version this viewer knows)', typeName(doc.version));
+  }
+  if (!isObj(doc.root)) throw new TreeFormatError('$.root', 'the root node object', doc.root === undefined ? 'nothing' : typeName(doc.root));
+  const { root, count } = buildTree(doc.root, '$.root', (o, p) => nativeNode(o, p), (o) => o.children || null);
+  checkIds(root);
+  const meta = {};
+  for (const key of ['game', 'root_position', 'engine', 'algorithm', 'evaluator', 'perspective']) {
+    if (doc[key] !== undefined && doc[key] !== null) meta[key] = show(doc[key]);
+  }
+  if (doc.settings !== undefined && !isObj(doc.settings)) throw new TreeFormatError('$.settings', 'an object', typeName(doc.settings));
+  if (doc.stats !== undefined && !isObj(doc.stats)) throw new TreeFormatError('$.stats', 'an object', typeName(doc.stats));
+  if (doc.chosen !== undefined && doc.chosen !== null && !isObj(doc.chosen)) throw new TreeFormatError('$.chosen', 'an object {move, rank, reason}', typeName(doc.chosen));
+  return {
+    format: 'plyscope-tree',
+    meta,
+    settings: doc.settings ? Object.entries(doc.settings) : [],
+    stats: doc.stats ? { ...doc.stats } : null,
+    chosen: doc.chosen ? { move: doc.chosen.move == null ? null : show(doc.chosen.move), rank: num(doc.chosen.rank), reason: doc.chosen.reason == null ? null : show(doc.chosen.reason) } : null,
+    root,
+    count,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Foreign formats
+
+const JIT_KIND_KEYS = ['kind', 'type', 'nodeType', 'node_type', 'minmax', 'step'];
+
+function kindFromWord(v) {
+  if (typeof v !== 'string') return null;
+  const w = v.toLowerCase();
+  if (w.startsWith('max')) return 'max';
+  if (w.startsWith('min')) return 'min';
+  if (w.startsWith('chance') || w === 'expect' || w === 'random') return 'chance';
+  if (w === 'leaf') return 'leaf';
+  if (w === 'terminal' || w === 'end') return 'terminal';
+  if (w.startsWith('prune')) return 'pruned';
+  return null;
+}
+
+/** Gives foreign nodes with unknown kinds a kind: leaf without children, else max/min by depth. */
+function inferKinds(root, alternate) {
+  const stack = [root];
+  while (stack.length) {
+    const n = stack.pop();
+    if (n.kind === null) {
+      if (n.children.length === 0) n.kind = 'leaf';
+      else if (alternate) {
+        n.kind = n.depth % 2 === 0 ? 'max' : 'min';
+        n.inferred = true;
+      } else n.kind = 'node';
+    }
+    for (const c of n.children) stack.push(c);
+  }
+}
+
+function jitNode(o, path) {
+  if (!isObj(o)) throw new TreeFormatError(path, 'a JIT node object {id, name, data, children}', typeName(o));
+  const data = o.data === undefined || o.data === null ? {} : o.data;
+  if (!isObj(data)) throw new TreeFormatError(`${path}.data`, 'an object', typeName(data));
+  const n = makeNode(o.id === undefined ? null : show(o.id), null);
+  n.label = o.name === undefined || o.name === null ? null : show(o.name);
+  const extra = [];
+  let move = null;
+  for (const [key, v] of Object.entries(data)) {
+    if (key.startsWith('$')) continue; // JIT styling keys
+    const lk = key.toLowerCase();
+    if ((lk === 'score' || lk === 'value') && n.value === null && num(v) !== null) n.value = num(v);
+    else if ((lk === 'ply' || lk === 'move') && move === null) move = show(v);
+    else if (JIT_KIND_KEYS.includes(key) && kindFromWord(v)) n.kind = kindFromWord(v);
+    else if (lk === 'best' || lk === 'pv') n.best = v === true || v === 'true';
+    else if ((lk === 'prob' || lk === 'probability') && num(v) !== null) n.prob = num(v);
+    else if ((lk === 'alpha' || lk === 'beta') && num(v) !== null) n[lk] = num(v);
+    else extra.push([key, show(v)]);
+  }
+  if (move !== null) {
+    if (n.label === null || n.label === '') n.label = move;
+    else if (n.label !== move) extra.unshift(['ply', move]);
+  }
+  if (o.children !== undefined && o.children !== null && !Array.isArray(o.children)) {
+    throw new TreeFormatError(`${path}.children`, 'an array of nodes', typeName(o.children));
+  }
+  n.extra = extra.length ? extra : null;
+  return n;
+}
+
+function convertJitTree(doc) {
+  const { root, count } = buildTree(doc, '$', jitNode, (o) => o.children || null);
+  inferKinds(root, true);
+  return { format: 'jit-tree', meta: {}, settings: [], stats: null, chosen: null, root, count };
+}
+
+function convertJitGraph(arr) {
+  const byId = new Map();
+  arr.forEach((o, k) => {
+    if (!isObj(o)) throw new TreeFormatError(`$[${k}]`, 'a JIT graph node {id, name, data, adjacencies}', typeName(o));
+    if (o.id === undefined || o.id === null) throw new TreeFormatError(`$[${k}].id`, 'an id', 'nothing');
+    const key = show(o.id);
+    if (byId.has(key)) throw new TreeFormatError(`$[${k}].id`, `a unique id (${key} is also used at $[${byId.get(key)}])`);
+    byId.set(key, k);
+  });
+  // Undirected adjacency lists; JIT lists each edge on one or both ends.
+  const adj = arr.map(() => []);
+  const pointedTo = new Uint8Array(arr.length);
+  arr.forEach((o, k) => {
+    if (o.adjacencies === undefined || o.adjacencies === null) return;
+    if (!Array.isArray(o.adjacencies)) throw new TreeFormatError(`$[${k}].adjacencies`, 'an array', typeName(o.adjacencies));
+    o.adjacencies.forEach((a, j) => {
+      const to = isObj(a) ? a.nodeTo : a;
+      if (to === undefined || to === null) throw new TreeFormatError(`$[${k}].adjacencies[${j}]`, 'a node id or {nodeTo}', typeName(a));
+      const t = byId.get(show(to));
+      if (t === undefined) throw new TreeFormatError(`$[${k}].adjacencies[${j}].nodeTo`, 'the id of a node in the array', typeName(to));
+      adj[k].push(t);
+      adj[t].push(k);
+      if (t !== k) pointedTo[t] = 1;
+    });
+  });
+  const made = arr.map((o, k) => {
+    const n = jitNode(o, `$[${k}]`);
+    n.children = [];
+    return n;
+  });
+  // The root is the first connected node no other node points to (the first node when every edge
+  // is listed both ways).
+  let rootIndex = 0;
+  for (let k = 0; k < arr.length; k++) {
+    if (!pointedTo[k] && adj[k].length > 0) {
+      rootIndex = k;
+      break;
+    }
+  }
+  const seen = new Uint8Array(arr.length);
+  seen[rootIndex] = 1;
+  const queue = [rootIndex];
+  let count = 1;
+  for (let q = 0; q < queue.length; q++) {
+    const k = queue[q];
+    for (const t of adj[k]) {
+      if (seen[t]) continue;
+      seen[t] = 1;
+      made[t].parent = made[k];
+      made[t].depth = made[k].depth + 1;
+      made[k].children.push(made[t]);
+      queue.push(t);
+      count++;
+    }
+  }
+  const root = made[rootIndex];
+  inferKinds(root, true);
+  const unreachable = arr.length - count;
+  return { format: 'jit-graph', meta: unreachable ? { note: `${unreachable} node(s) not connected to the root were left out` } : {}, settings: [], stats: null, chosen: null, root, count };
+}
+
+function flareNode(o, path, attributesKey) {
+  if (!isObj(o)) throw new TreeFormatError(path, 'a node object {name, children}', typeName(o));
+  const n = makeNode(null, null);
+  n.label = o.name === undefined || o.name === null ? null : show(o.name);
+  const extra = [];
+  if (o.value !== undefined) {
+    if (num(o.value) !== null) n.value = num(o.value);
+    else extra.push(['value', show(o.value)]);
+  }
+  const attrs = o[attributesKey];
+  if (attrs !== undefined && attrs !== null) {
+    if (!isObj(attrs)) throw new TreeFormatError(`${path}.${attributesKey}`, 'an object', typeName(attrs));
+    for (const [key, v] of Object.entries(attrs)) {
+      const lk = key.toLowerCase();
+      if ((lk === 'score' || lk === 'value') && n.value === null && num(v) !== null) n.value = num(v);
+      else if (JIT_KIND_KEYS.includes(key) && kindFromWord(v)) n.kind = kindFromWord(v);
+      else extra.push([key, show(v)]);
+    }
+  }
+  for (const [key, v] of Object.entries(o)) {
+    if (key === 'name' || key === 'value' || key === 'children' || key === attributesKey || key === '_children' || key.startsWith('$')) continue;
+    extra.push([key, show(v)]);
+  }
+  if (o.children !== undefined && o.children !== null && !Array.isArray(o.children)) {
+    throw new TreeFormatError(`${path}.children`, 'an array of nodes', typeName(o.children));
+  }
+  n.extra = extra.length ? extra : null;
+  return n;
+}
+
+function convertFlare(doc, format) {
+  const key = format === 'react-d3-tree' ? 'attributes' : 'data';
+  const { root, count } = buildTree(doc, '$', (o, p) => flareNode(o, p, key), (o) => o.children || null);
+  inferKinds(root, false);
+  return { format, meta: {}, settings: [], stats: null, chosen: null, root, count };
+}
+
+const pick = (o, keys) => {
+  for (const k of keys) if (o[k] !== undefined) return [k, o[k]];
+  return [null, undefined];
+};
+
+function mctsNode(o, path) {
+  if (!isObj(o)) throw new TreeFormatError(path, 'an MCTS node object', typeName(o));
+  const n = makeNode(o.id === undefined ? null : show(o.id), null);
+  const [, mv] = pick(o, ['move', 'action', 'name', 'label']);
+  n.label = mv === undefined || mv === null ? null : show(mv);
+  const used = new Set(['move', 'action', 'name', 'label', 'children', 'id']);
+  const [vk, visits] = pick(o, ['N', 'visits', 'n', 'visit_count']);
+  if (vk) {
+    used.add(vk);
+    if (num(visits) === null) throw new TreeFormatError(keyPath(path, vk), 'a number of visits', typeName(visits));
+    n.visits = num(visits);
+  }
+  const [qk, q] = pick(o, ['Q', 'value', 'q', 'mean_value']);
+  if (qk) {
+    used.add(qk);
+    if (q !== null && num(q) === null) throw new TreeFormatError(keyPath(path, qk), 'a number', typeName(q));
+    n.value = num(q);
+  } else {
+    const [wk, w] = pick(o, ['W', 'total_value', 'wins']);
+    if (wk && num(w) !== null && n.visits) {
+      used.add(wk);
+      n.value = num(w) / n.visits;
+    }
+  }
+  const [pk, p] = pick(o, ['P', 'prior', 'p', 'policy']);
+  if (pk) {
+    used.add(pk);
+    if (p !== null && num(p) === null) throw new TreeFormatError(keyPath(path, pk), 'a number', typeName(p));
+    n.prob = num(p);
+  }
+  if (o.best === true) n.best = true;
+  used.add('best');
+  const extra = [];
+  if (n.visits !== null) extra.push(['visits', String(n.visits)]);
+  if (n.prob !== null) extra.push(['prior', String(n.prob)]);
+  for (const [key, v] of Object.entries(o)) if (!used.has(key) && !key.startsWith('$')) extra.push([key, show(v)]);
+  if (o.children !== undefined && o.children !== null && !Array.isArray(o.children)) {
+    throw new TreeFormatError(`${path}.children`, 'an array of nodes', typeName(o.children));
+  }
+  n.extra = extra;
+  return n;
+}
+
+function convertMcts(doc) {
+  const { root, count } = buildTree(doc, '$', mctsNode, (o) => o.children || null);
+  inferKinds(root, false);
+  // The principal line of MCTS: the most visited child, from the root down (unless marked).
+  let hasBest = false;
+  const stack = [root];
+  while (stack.length) {
+    const n = stack.pop();
+    if (n.best && n !== root) hasBest = true;
+    for (const c of n.children) stack.push(c);
+  }
+  if (!hasBest) {
+    let n = root;
+    n.best = true;
+    while (n.children.length) {
+      let top = null;
+      for (const c of n.children) if (c.visits !== null && (top === null || c.visits > top.visits)) top = c;
+      if (!top) break;
+      top.best = true;
+      n = top;
+    }
+  } else root.best = true;
+  return { format: 'mcts', meta: {}, settings: [], stats: null, chosen: null, root, count };
+}
+
+/** Which format a parsed JSON value is in, or null. */
+export function detectFormat(doc) {
+  if (Array.isArray(doc)) {
+    if (doc.length > 0 && isObj(doc[0]) && doc.some((o) => isObj(o) && ('adjacencies' in o || ('id' in o && 'name' in o)))) return 'jit-graph';
+    return null;
+  }
+  if (!isObj(doc)) return null;
+  if (doc.format === 'plyscope-tree') return 'plyscope-tree';
+  if (isObj(doc.root) && ('kind' in doc.root || 'children' in doc.root) && ('stats' in doc || 'algorithm' in doc || 'version' in doc)) return 'plyscope-tree';
+  const mctsKeys = ['N', 'visits', 'visit_count'];
+  const firstChild = Array.isArray(doc.children) ? doc.children.find(isObj) : undefined;
+  if (mctsKeys.some((k) => k in doc) || (firstChild && mctsKeys.some((k) => k in firstChild))) return 'mcts';
+  if ('attributes' in doc || (firstChild && 'attributes' in firstChild)) return 'react-d3-tree';
+  if ('id' in doc && ('data' in doc || 'name' in doc) && !('value' in doc)) return 'jit-tree';
+  if ('name' in doc && ('children' in doc || 'value' in doc)) return 'd3-flare';
+  if ('data' in doc && 'children' in doc) return 'jit-tree';
+  return null;
+}
+
+/**
+ * For foreign minimax trees without a marked best line: follows, from the root, the child whose value
+ * is its max/min parent's value. Returns whether a line was marked.
+ */
+function inferBestLine(root) {
+  const stack = [root];
+  while (stack.length) {
+    const n = stack.pop();
+    if (n.best) return false;
+    for (const c of n.children) stack.push(c);
+  }
+  let n = root;
+  if (n.value === null || (n.kind !== 'max' && n.kind !== 'min')) return false;
+  n.best = true;
+  for (;;) {
+    if (n.kind !== 'max' && n.kind !== 'min') break;
+    const next = n.children.find((c) => c.value !== null && c.value === n.value);
+    if (!next) break;
+    next.best = true;
+    n = next;
+  }
+  return true;
+}
+
+/** Computes subtree sizes, bottom-up, iteratively. */
+function computeSizes(root) {
+  const order = [];
+  const stack = [root];
+  while (stack.length) {
+    const n = stack.pop();
+    order.push(n);
+    for (const c of n.children) stack.push(c);
+  }
+  for (let k = order.length - 1; k >= 0; k--) {
+    const n = order[k];
+    let s = 1;
+    for (const c of n.children) s += c.size;
+    n.size = s;
+  }
+}
+
+/**
+ * Converts a parsed JSON value into the model: `{ format, meta, settings, stats, chosen, root, count }`.
+ * Throws TreeFormatError naming the JSON path of a structural problem.
+ */
+export function convert(doc) {
+  const format = detectFormat(doc);
+  let model;
+  switch (format) {
+    case 'plyscope-tree':
+      model = convertNative(doc);
+      break;
+    case 'jit-tree':
+      model = convertJitTree(doc);
+      break;
+    case 'jit-graph':
+      model = convertJitGraph(doc);
+      break;
+    case 'd3-flare':
+    case 'react-d3-tree':
+      model = convertFlare(doc, format);
+      break;
+    case 'mcts':
+      model = convertMcts(doc);
+      break;
+    default:
+      throw new TreeFormatError(
+        '$',
+        'a search tree: a plyscope-tree document, JIT tree JSON {id, name, data, children}, a JIT graph [{id, name, adjacencies}], d3 {name, children}, react-d3-tree {name, attributes, children} or an MCTS dump {N, Q, P, children}',
+        typeName(doc),
+      );
+  }
+  if (['jit-tree', 'jit-graph', 'react-d3-tree', 'd3-flare'].includes(model.format) && inferBestLine(model.root)) {
+    model.meta.best_line = 'inferred: the child whose value is its parent’s, from the root';
+  }
+  computeSizes(model.root);
+  model.formatName = FORMAT_NAMES[model.format];
+  return model;
+}
+
+/**
+ * Parses and converts a document text. Returns `{ ok: true, model }` or
+ * `{ ok: false, error: { message, line?, column?, path? } }`; never throws on bad input.
+ */
+export function importText(text) {
+  let doc;
+  try {
+    doc = parseJson(text);
+  } catch (e) {
+    if (e instanceof JsonSyntaxError) {
+      return { ok: false, error: { kind: 'syntax', message: `JSON syntax error at line ${e.line}, column ${e.column}: expected ${e.expected}, found ${describeFound(e)}`, line: e.line, column: e.column, offset: e.offset } };
+    }
+    return { ok: false, error: { kind: 'syntax', message: String(e.message || e) } };
+  }
+  return importValue(doc);
+}
+
+function describeFound(e) {
+  const m = / found (.*)$/.exec(e.message);
+  return m ? m[1] : 'something else';
+}
+
+/** Converts an already parsed document; same result shape as importText. */
+export function importValue(doc) {
+  try {
+    return { ok: true, model: convert(doc) };
+  } catch (e) {
+    if (e instanceof TreeFormatError) {
+      return { ok: false, error: { kind: 'structure', message: `Not a valid tree at ${e.message}`, path: e.path } };
+    }
+    if (e instanceof RangeError) return { ok: false, error: { kind: 'structure', message: `The document is too large or too deep: ${e.message}` } };
+    throw e;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Back to a plyscope-tree document (the download)
+
+/** Writes the model as a plyscope-tree document (foreign trees become native ones). */
+export function toDocument(model) {
+  const out = (n) => {
+    const o = { id: n.id };
+    if (n.label !== null) o.move = n.label;
+    o.kind = n.kind === 'node' ? (n.children.length ? 'max' : 'leaf') : n.kind;
+    o.value = n.value;
+    for (const k of ['bound', 'alpha', 'beta', 'prescore', 'eval', 'prob', 'count', 'moves', 'cutoff', 'reason']) if (n[k] !== null) o[k] = n[k];
+    if (n.best) o.best = true;
+    if (n.tt) o.tt = true;
+    if (n.extra) o.data = Object.fromEntries(n.extra);
+    return o;
+  };
+  // Iterative copy.
+  // Foreign ids may be strings or missing: number the nodes afresh, depth first.
+  const renumber = model.format !== 'plyscope-tree';
+  let nextId = 0;
+  const rootOut = out(model.root);
+  const stack = [[model.root, rootOut]];
+  while (stack.length) {
+    const [n, o] = stack.pop();
+    if (renumber || typeof o.id !== 'number') o.id = nextId++;
+    if (n.children.length) {
+      o.children = n.children.map(out);
+      for (let k = n.children.length - 1; k >= 0; k--) stack.push([n.children[k], o.children[k]]);
+    }
+  }
+  const doc = {
+    format: 'plyscope-tree',
+    version: 1,
+    game: model.meta.game ?? 'unknown',
+    ...(model.meta.root_position ? { root_position: model.meta.root_position } : {}),
+    engine: model.meta.engine ?? `imported from ${model.formatName}`,
+    algorithm: model.meta.algorithm ?? (model.format === 'mcts' ? 'mcts' : 'other'),
+    ...(model.meta.evaluator ? { evaluator: model.meta.evaluator } : {}),
+    perspective: model.meta.perspective ?? 'unknown',
+    settings: Object.fromEntries(model.settings),
+    stats: model.stats ?? { nodes: model.count, leaves: 0, time_ms: 0, prune_events: 0, pruned_nodes: 0, tt_hits: 0, depth_reached: 0, truncated: false },
+    ...(model.chosen ? { chosen: model.chosen } : {}),
+    root: rootOut,
+  };
+  return doc;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Wire form: how the parse worker hands a model to the page. Structured clone of one object per
+// node costs the page about as much as parsing; typed arrays move for free and strings copy fast.
+// The per-node breakdowns travel as small JSON texts, decoded when the tooltip first asks.
+
+const HEAVY = ['prescore', 'eval', 'moves', 'cutoff', 'reason', 'extra'];
+const BOUND_CODES = [null, 'exact', 'lower', 'upper'];
+const NUMS = ['value', 'alpha', 'beta', 'prob', 'count', 'visits', 'size'];
+
+/** A model node whose heavy fields are decoded on first use. */
+class WireNode {
+  constructor(id, kind) {
+    this.id = id;
+    this.label = null;
+    this.kind = kind;
+    this.inferred = false;
+    this.value = null;
+    this.bound = null;
+    this.alpha = null;
+    this.beta = null;
+    this.prob = null;
+    this.best = false;
+    this.tt = false;
+    this.count = null;
+    this.visits = null;
+    this.children = [];
+    this.parent = null;
+    this.depth = 0;
+    this.size = 1;
+    this._heavy = null;
+    this._decoded = null;
+  }
+
+  _get(key) {
+    if (this._heavy === null) return null;
+    if (this._decoded === null) this._decoded = JSON.parse(this._heavy);
+    return this._decoded[key] ?? null;
+  }
+
+  get prescore() { return this._get('prescore'); }
+  get eval() { return this._get('eval'); }
+  get moves() { return this._get('moves'); }
+  get cutoff() { return this._get('cutoff'); }
+  get reason() { return this._get('reason'); }
+  get extra() { return this._get('extra'); }
+}
+
+/** The model as transferable arrays: `{ wire, transfer }` for postMessage. */
+export function toWire(model) {
+  const order = [];
+  const stack = [model.root];
+  while (stack.length) {
+    const n = stack.pop();
+    order.push(n);
+    for (let k = n.children.length - 1; k >= 0; k--) stack.push(n.children[k]);
+  }
+  const count = order.length;
+  const index = new Map();
+  order.forEach((n, i) => index.set(n, i));
+  const parent = new Int32Array(count);
+  const kind = new Uint8Array(count);
+  const flags = new Uint8Array(count);
+  const nums = new Float64Array(count * NUMS.length);
+  const ids = new Array(count);
+  const labels = new Array(count);
+  const heavy = new Array(count);
+  for (let i = 0; i < count; i++) {
+    const n = order[i];
+    parent[i] = n.parent ? index.get(n.parent) : -1;
+    kind[i] = KINDS.indexOf(n.kind);
+    flags[i] = (n.best ? 1 : 0) | (n.tt ? 2 : 0) | (n.inferred ? 4 : 0) | (BOUND_CODES.indexOf(n.bound) << 3);
+    for (let j = 0; j < NUMS.length; j++) {
+      const v = n[NUMS[j]];
+      nums[i * NUMS.length + j] = v === null || v === undefined ? NaN : v;
+    }
+    ids[i] = n.id;
+    labels[i] = n.label;
+    let h = null;
+    for (const key of HEAVY) {
+      if (n[key] !== null && n[key] !== undefined) (h ||= {})[key] = n[key];
+    }
+    heavy[i] = h === null ? null : JSON.stringify(h);
+  }
+  const { root, ...rest } = model;
+  const wire = { ...rest, parent, kind, flags, nums, ids, labels, heavy };
+  return { wire, transfer: [parent.buffer, kind.buffer, flags.buffer, nums.buffer] };
+}
+
+/** Builds the model back from its wire form (parents before children, as toWire writes them). */
+export function fromWire(wire) {
+  const { parent, kind, flags, nums, ids, labels, heavy, ...rest } = wire;
+  const count = parent.length;
+  const nodes = new Array(count);
+  const W = NUMS.length;
+  for (let i = 0; i < count; i++) {
+    const n = new WireNode(ids[i], KINDS[kind[i]]);
+    n.label = labels[i];
+    const f = flags[i];
+    n.best = (f & 1) !== 0;
+    n.tt = (f & 2) !== 0;
+    n.inferred = (f & 4) !== 0;
+    n.bound = BOUND_CODES[(f >> 3) & 3];
+    const b = i * W;
+    n.value = Number.isNaN(nums[b]) ? null : nums[b];
+    n.alpha = Number.isNaN(nums[b + 1]) ? null : nums[b + 1];
+    n.beta = Number.isNaN(nums[b + 2]) ? null : nums[b + 2];
+    n.prob = Number.isNaN(nums[b + 3]) ? null : nums[b + 3];
+    n.count = Number.isNaN(nums[b + 4]) ? null : nums[b + 4];
+    n.visits = Number.isNaN(nums[b + 5]) ? null : nums[b + 5];
+    n.size = nums[b + 6];
+    n._heavy = heavy[i];
+    const p = parent[i];
+    if (p >= 0) {
+      const pn = nodes[p];
+      n.parent = pn;
+      n.depth = pn.depth + 1;
+      pn.children.push(n);
+    }
+    nodes[i] = n;
+  }
+  return { ...rest, root: nodes[0], count };
+}
