@@ -229,16 +229,13 @@ fn deck_cycles_of_twelve() {
         }
         assert_eq!(counts.iter().sum::<u32>(), 9, "nine cards dealt");
         counts[p.hint().deck_card().unwrap()] += 1;
-        for i in 0..3 {
-            counts[i] += p.deck().counts[i] as u32;
+        for (c, d) in counts.iter_mut().zip(p.deck().counts) {
+            *c += d as u32;
         }
         assert_eq!(counts, [4, 4, 4], "seed {seed}: the first deck");
         // Follow the hints: each cycle of 12 deck cards has four of each. Ten cards of the first
         // deck are out already (the deal and the hint).
-        let mut cycle = [0u32; 3];
-        for i in 0..3 {
-            cycle[i] = 4 - p.deck().counts[i] as u32;
-        }
+        let mut cycle = p.deck().counts.map(|d| 4 - d as u32);
         let mut drawn = 10;
         let mut rng = plyscope::core::Rng::seeded(seed);
         for _ in 0..300 {

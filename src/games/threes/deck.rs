@@ -157,10 +157,6 @@ impl Deck {
 /// The ranks a bonus card may have when the highest rank on the board is `highest_rank`: 6 (rank 4)
 /// up to an eighth of the highest card (rank `highest_rank - 3`). Empty below 48.
 pub fn bonus_ranks(highest_rank: u8) -> std::ops::RangeInclusive<u8> {
-    if highest_rank >= BONUS_FROM_RANK {
-        4..=highest_rank - 3
-    } else {
-        // An empty range.
-        1..=0
-    }
+    // Below 48 the upper end is below 4 and the range is empty.
+    4..=highest_rank.saturating_sub(3)
 }

@@ -230,7 +230,7 @@ pub fn board_score(board: u64) -> u64 {
 }
 
 /// Zobrist keys: 16 cells x 16 ranks, deck counts (3 x 5), hint (4), pending swipe (4 dirs, 16 masks).
-static KEYS: ZobristTable<300> = ZobristTable::new(0x3333_7e5);
+static KEYS: ZobristTable<300> = ZobristTable::new(0x0333_37E5);
 const K_DECK: usize = 256;
 const K_HINT: usize = 271;
 const K_DIR: usize = 275;
