@@ -744,3 +744,39 @@ fn bench() {
     );
     assert_eq!(s.scores.len(), games);
 }
+
+#[test]
+fn chance_cutoff_prunes_improbable_lines_and_the_table_changes_no_value() {
+    let p = Threes::deal(4);
+    let eval = ThreesEval::strong();
+    let full = search(&p, &eval, &expectimax_cfg(3, ""), Hooks::default()).unwrap();
+    assert!((full.value - by_hand(&p, 3, &eval, 0)).abs() < 1e-6 * full.value.abs());
+    let cut = search(
+        &p,
+        &eval,
+        &SearchConfig {
+            chance_cutoff: 0.05,
+            ..expectimax_cfg(3, "")
+        },
+        Hooks::default(),
+    )
+    .unwrap();
+    assert!(
+        cut.stats.nodes * 2 < full.stats.nodes,
+        "{} nodes with the cut-off, {} without",
+        cut.stats.nodes,
+        full.stats.nodes
+    );
+    let tt = search(
+        &p,
+        &eval,
+        &SearchConfig {
+            transposition_table: true,
+            tt_bits: 16,
+            ..expectimax_cfg(3, "")
+        },
+        Hooks::default(),
+    )
+    .unwrap();
+    assert!((tt.value - full.value).abs() < 1e-6 * full.value.abs());
+}
