@@ -485,13 +485,7 @@ fn the_strong_evaluator_beats_material_alone() {
 fn a_recorded_tree_validates_and_names_the_terms() {
     use plyscope::search::{search, Hooks, SearchConfig};
     use plyscope::tree::Node;
-    let text = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/www/tree-format.schema.json"
-    ))
-    .unwrap();
-    let schema: serde_json::Value = serde_json::from_str(&text).unwrap();
-    let validator = jsonschema::validator_for(&schema).unwrap();
+    let validator = common::tree_schema();
     let pos = fen("x5o/7/2-1-2/7/2-1-2/7/o5x x 0 1");
     let r = search(
         &pos,

@@ -541,13 +541,7 @@ fn walk<'a>(n: &'a plyscope::tree::Node, out: &mut Vec<&'a plyscope::tree::Node>
 
 #[test]
 fn recorded_trees_validate_and_carry_the_terms() {
-    let text = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/www/tree-format.schema.json"
-    ))
-    .unwrap();
-    let schema: serde_json::Value = serde_json::from_str(&text).unwrap();
-    let validator = jsonschema::validator_for(&schema).unwrap();
+    let validator = common::tree_schema();
     for size in [8, 12] {
         let pos = common::random_positions(&Reversi::new(size).unwrap(), 1, 30, 5)
             .pop()

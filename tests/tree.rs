@@ -15,15 +15,9 @@ use serde_json::Value;
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-fn schema() -> jsonschema::Validator {
-    let text = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/www/tree-format.schema.json"
-    ))
-    .unwrap();
-    let schema: Value = serde_json::from_str(&text).unwrap();
-    jsonschema::validator_for(&schema).expect("the schema itself is valid")
-}
+mod common;
+
+use common::tree_schema as schema;
 
 fn assert_valid(doc: &TreeDocument) -> Value {
     let v: Value = serde_json::from_str(&doc.to_json()).unwrap();
@@ -744,4 +738,28 @@ fn deepening_stops_once_every_line_ends_in_a_finished_game() {
     .unwrap();
     assert_eq!(r.stats.depth_reached, 9);
     assert_eq!(r.value, 0.0);
+}
+
+#[test]
+fn a_kept_transposition_table_never_answers_from_an_earlier_search() {
+    // Searches reuse the last table on the thread; its old entries must be stale. Searching the
+    // same position twice (another search between) must visit exactly the same nodes.
+    let cfg = SearchConfig {
+        depth: 8,
+        transposition_table: true,
+        tt_bits: 12,
+        seed: Some(1),
+        ..Default::default()
+    };
+    let eval = TicTacToeEval::Lines;
+    let a = ttt("X-------- O");
+    let first = search(&a, &eval, &cfg, Hooks::default()).unwrap();
+    assert!(first.stats.tt_hits > 0, "the table is used within a search");
+    search(&ttt("----X---- O"), &eval, &cfg, Hooks::default()).unwrap();
+    let again = search(&a, &eval, &cfg, Hooks::default()).unwrap();
+    assert_eq!(
+        (again.stats.nodes, again.stats.tt_hits),
+        (first.stats.nodes, first.stats.tt_hits)
+    );
+    assert_eq!(again.value, first.value);
 }

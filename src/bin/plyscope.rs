@@ -37,6 +37,9 @@ USAGE:
         --json              print the result as JSON
   plyscope bench [--quick]
       Fixed benchmarks: perft speed and search speed with and without tree recording.
+  plyscope threes-bench [--games N] [--seed S] [--time-ms T] [--depth D]
+      Play N seeded Threes games (seeds S, S+1, ...) with expectimax at T ms a move (or to depth D,
+      default 4) and print low, median and high score, the share reaching 384 ... 6144, time a move.
   plyscope uai
       Play Ataxx over the UAI protocol on standard input and output (for match runners and GUIs).
   plyscope help
@@ -89,12 +92,13 @@ fn run(args: &[String]) -> Result<(), Usage> {
         "perft" => perft(rest),
         "search" => search(rest),
         "bench" => bench(rest),
+        "threes-bench" => threes_bench(rest),
         "uai" => {
             plyscope::protocol::uai::run(std::io::stdin().lock(), std::io::stdout());
             Ok(())
         }
         other => Err(Usage(format!(
-            "unknown command {other:?}: expected games, perft, search, bench, uai or help"
+            "unknown command {other:?}: expected games, perft, search, bench, threes-bench, uai or help"
         ))),
     }
 }
@@ -316,6 +320,36 @@ struct SearchBench {
     game: &'static str,
     moves: &'static str,
     depth: u32,
+}
+
+/// `plyscope threes-bench --games N --seed S [--time-ms T] [--depth D]`: seeded Threes games with
+/// expectimax, and the seed bot's table.
+fn threes_bench(args: &[String]) -> Result<(), Usage> {
+    let opts = Opts::parse(args, &[], &["--games", "--seed", "--time-ms", "--depth"])?;
+    let games: usize = opts
+        .number("--games", "a whole number of games")?
+        .unwrap_or(10);
+    let seed: u64 = opts.number("--seed", "a whole number")?.unwrap_or(1);
+    let time_ms: Option<u64> = opts.number("--time-ms", "milliseconds a move")?;
+    if time_ms == Some(0) {
+        return Err(Usage("--time-ms must be at least 1".into()));
+    }
+    let depth: u32 = opts
+        .number("--depth", "a depth from 1 to 64")?
+        .unwrap_or(if time_ms.is_some() { 12 } else { 4 });
+    if !(1..=64).contains(&depth) {
+        return Err(Usage(format!(
+            "bad value {depth} for --depth: expected 1 to 64"
+        )));
+    }
+    plyscope::games::threes::bench::threes_bench(
+        games,
+        seed,
+        time_ms,
+        depth,
+        &mut std::io::stdout(),
+    );
+    Ok(())
 }
 
 fn bench(args: &[String]) -> Result<(), Usage> {

@@ -6,6 +6,7 @@
 pub mod ataxx;
 pub mod reversi;
 mod session;
+pub mod threes;
 pub mod tictactoe;
 
 pub use session::{AnySession, Match, MoveInfo, RootMoveReport, SearchReport};
@@ -88,6 +89,13 @@ pub const CATALOGUE: &[GameEntry] = &[
         chance: false,
         players: 2,
     },
+    GameEntry {
+        id: "threes",
+        name: "Threes",
+        variants: &[("threes-1", "Threes, the deal from seed 1 (any threes-S)")],
+        chance: true,
+        players: 1,
+    },
 ];
 
 /// The ids [`new_session`] accepts, for error messages.
@@ -106,6 +114,7 @@ pub fn new_session(id: &str) -> Result<Box<dyn AnySession>, Error> {
     match base {
         "tictactoe" => Ok(Box::new(Match::<tictactoe::TicTacToe>::new(id)?)),
         "reversi" => Ok(Box::new(Match::<reversi::Reversi>::new(id)?)),
+        "threes" => Ok(Box::new(Match::<threes::Threes>::new(id)?)),
         "ataxx" => Ok(Box::new(Match::<ataxx::Ataxx>::new(id)?)),
         _ => Err(Error::UnknownGame {
             id: id.to_string(),

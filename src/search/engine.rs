@@ -188,7 +188,7 @@ fn run<G: Game, E: Evaluator<G>, R: Restart>(
         outcomes: Vec::new(),
         pv: Vec::new(),
         tt: (cfg.transposition_table && cfg.algorithm != Algorithm::Random)
-            .then(|| Table::new(cfg.tt_bits)),
+            .then(|| Table::take(cfg.tt_bits)),
         rec,
     };
 
@@ -227,7 +227,7 @@ fn run<G: Game, E: Evaluator<G>, R: Restart>(
         })
         .collect();
     s.score_kids(&mut root_kids, true, max_depth.max(2));
-    if cfg.move_ordering {
+    if cfg.move_ordering || cfg.branching_limit > 0 {
         root_kids.sort_by(|a, b| {
             b.prescore
                 .total_cmp(&a.prescore)
@@ -342,6 +342,9 @@ fn run<G: Game, E: Evaluator<G>, R: Restart>(
     let root_moves: Vec<RootMove<G::Move>> = ranked.into_iter().map(|r| r.0).collect();
 
     let stats = s.stats(depth_reached);
+    if let Some(tt) = s.tt.take() {
+        tt.give_back();
+    }
     let pv_text = pv_texts(root, &pv);
     let mut result = SearchResult {
         best: Some(chosen.mv),
@@ -598,27 +601,38 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder> Searcher<'a, 'h, G, E, R> {
         }
     }
 
-    /// Whether the next iteration cannot finish in the time left, guessing its cost from the
-    /// last two iterations' durations (their ratio is the effective branching factor, kept
-    /// between 1.5 and 8).
+    /// Whether to stop deepening: past half the budget, when the next iteration cannot finish in
+    /// the time left, guessing its cost from the last two iterations' durations (their ratio is the
+    /// effective branching factor, kept between 1.5 and 32; expectimax iterations grow fast).
     fn out_of_time_for_next(&self, (before_last, last): (f64, f64)) -> bool {
         match self.deadline {
             Some(d) => {
+                let now = now_ms();
+                // In the first half of the budget, always go on: the guess is noisy, and an
+                // unfinished iteration costs nothing but the time it was given.
+                if now - self.start < (d - self.start) / 2.0 {
+                    return false;
+                }
                 let growth = if before_last > 0.05 {
-                    (last / before_last).clamp(1.5, 8.0)
+                    (last / before_last).clamp(1.5, 32.0)
                 } else {
                     4.0
                 };
-                now_ms() + last * growth > d
+                now + last * growth > d
             }
             None => false,
         }
     }
 
+    /// Whether a node with `depth` left is worth ordering: only alpha-beta gains from the order,
+    /// and only where the children have children.
+    fn orders(&self, depth: u32) -> bool {
+        self.cfg.move_ordering && self.prune && depth >= 2
+    }
+
     /// Computes the pre-scores of `kids` (with breakdowns when recording) if anything needs them.
     fn score_kids(&mut self, kids: &mut [Child<G>], _maximizing: bool, depth: u32) {
-        let need =
-            R::ACTIVE || self.cfg.branching_limit > 0 || (self.cfg.move_ordering && depth >= 2);
+        let need = R::ACTIVE || self.cfg.branching_limit > 0 || self.orders(depth);
         if !need {
             return;
         }
@@ -880,8 +894,7 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder> Searcher<'a, 'h, G, E, R> {
         // Without them, each child is made only when its turn comes, so a cut-off saves making
         // the rest; with them, every child is made once (copy-make) into this ply's buffer and
         // searched in the order of a sorted key list.
-        let eager =
-            R::ACTIVE || self.cfg.branching_limit > 0 || (self.cfg.move_ordering && depth >= 2);
+        let eager = R::ACTIVE || self.cfg.branching_limit > 0 || self.orders(depth);
         let mut kids = std::mem::take(&mut self.kids[ply]);
         let mut keys = std::mem::take(&mut self.keys[ply]);
         kids.clear();
@@ -905,7 +918,7 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder> Searcher<'a, 'h, G, E, R> {
                     .enumerate()
                     .map(|(i, k)| (sign * k.prescore, i as u32)),
             );
-            if self.cfg.move_ordering {
+            if self.cfg.move_ordering || self.cfg.branching_limit > 0 {
                 keys.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
             }
             if let Some(tm) = tt_move {

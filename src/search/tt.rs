@@ -1,6 +1,12 @@
 //! The transposition table: a fixed-size, always-replace hash table keyed by zobrist keys.
+//!
+//! Making and zeroing a large table costs more than a short search (Threes' 100 ms moves), so the
+//! table a search used is kept for the next search on the same thread: a new generation number
+//! makes its old entries stale at no cost.
 
 use crate::tree::Bound;
+use std::any::Any;
+use std::cell::RefCell;
 
 /// One stored result.
 #[derive(Debug, Clone, Copy)]
@@ -8,39 +14,65 @@ pub(crate) struct Entry<M: Copy> {
     pub key: u64,
     pub value: f64,
     pub depth: u8,
+    pub generation: u8,
     pub bound: Bound,
     pub mv: Option<M>,
 }
 
-/// A table of `2^bits` entries, allocated once per search.
+/// A table of `2^bits` entries.
 pub(crate) struct Table<M: Copy> {
     entries: Vec<Option<Entry<M>>>,
     mask: u64,
+    generation: u8,
 }
 
-impl<M: Copy> Table<M> {
-    pub fn new(bits: u32) -> Self {
+thread_local! {
+    /// The table the last search on this thread used, kept for the next.
+    static SPARE: RefCell<Option<Box<dyn Any>>> = const { RefCell::new(None) };
+}
+
+impl<M: Copy + 'static> Table<M> {
+    /// A table of `2^bits` entries with no valid entry: the spare one when it fits, else a new one.
+    pub fn take(bits: u32) -> Self {
         let size = 1usize << bits;
+        let spare = SPARE.with(|s| s.borrow_mut().take());
+        if let Some(Ok(mut t)) = spare.map(|b| b.downcast::<Table<M>>()) {
+            if t.entries.len() == size {
+                t.generation = t.generation.wrapping_add(1);
+                if t.generation == 0 {
+                    // Generations wrapped: old entries could look current again.
+                    t.entries.iter_mut().for_each(|e| *e = None);
+                }
+                return *t;
+            }
+        }
         Table {
             entries: vec![None; size],
             mask: (size - 1) as u64,
+            generation: 0,
         }
+    }
+
+    /// Keeps this table for the next search on this thread.
+    pub fn give_back(self) {
+        SPARE.with(|s| *s.borrow_mut() = Some(Box::new(self)));
     }
 
     #[inline]
     pub fn probe(&self, key: u64) -> Option<&Entry<M>> {
         match &self.entries[(key & self.mask) as usize] {
-            Some(e) if e.key == key => Some(e),
+            Some(e) if e.key == key && e.generation == self.generation => Some(e),
             _ => None,
         }
     }
 
     #[inline]
     pub fn store(&mut self, key: u64, depth: u32, value: f64, bound: Bound, mv: Option<M>) {
+        let generation = self.generation;
         let slot = &mut self.entries[(key & self.mask) as usize];
         // Keep a deeper result for the same position; otherwise always replace.
         if let Some(e) = slot {
-            if e.key == key && e.depth as u32 > depth {
+            if e.key == key && e.generation == generation && e.depth as u32 > depth {
                 return;
             }
         }
@@ -48,6 +80,7 @@ impl<M: Copy> Table<M> {
             key,
             value,
             depth: depth.min(255) as u8,
+            generation,
             bound,
             mv,
         });

@@ -176,3 +176,14 @@ pub fn search_agreement<G: Playable>(positions: &[G], depth: u32, evaluator: &st
         "alpha-beta ({ab_nodes} nodes) should visit fewer than minimax ({mm_nodes})"
     );
 }
+
+/// The published JSON Schema of tree documents (`www/tree-format.schema.json`), compiled.
+pub fn tree_schema() -> jsonschema::Validator {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/www/tree-format.schema.json"
+    ))
+    .expect("the schema file is there");
+    let schema: serde_json::Value = serde_json::from_str(&text).expect("the schema is JSON");
+    jsonschema::validator_for(&schema).expect("the schema itself is valid")
+}

@@ -1,0 +1,214 @@
+//! The Threes benchmark: plays seeded games with expectimax and prints the seed bot's table (low,
+//! median and high score, share of games reaching 384 ... 6144) and the mean time per move.
+
+use super::{Threes, ThreesEval};
+use crate::core::{now_ms, Game, Rng, Turn};
+use crate::search::{search, Algorithm, Hooks, SearchConfig};
+use std::io::Write;
+
+/// The cards whose share of games reaching them the table reports.
+pub const MILESTONES: [u32; 5] = [384, 768, 1536, 3072, 6144];
+
+/// What a benchmark run measured.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BenchSummary {
+    /// Final score of each game, in game order.
+    pub scores: Vec<u64>,
+    /// Highest card of each game.
+    pub highest: Vec<u32>,
+    /// Swipes played in each game.
+    pub moves: Vec<u64>,
+    /// Lowest score.
+    pub low: u64,
+    /// Median score (the mean of the two middle ones for an even count).
+    pub median: f64,
+    /// Highest score.
+    pub high: u64,
+    /// Share (0 to 1) of games whose highest card reached each of [`MILESTONES`].
+    pub reached: [f64; 5],
+    /// Mean search time per swipe in milliseconds.
+    pub mean_ms_per_move: f64,
+}
+
+/// The search configuration the benchmark (and the CLI) plays with: expectimax with the default
+/// evaluator, a transposition table, a chance cut-off, no move ordering (expectimax does not prune).
+pub fn bench_config(time_ms: Option<u64>, depth: u32, seed: u64) -> SearchConfig {
+    SearchConfig {
+        algorithm: Algorithm::Expectimax,
+        evaluator: String::new(),
+        depth,
+        time_ms,
+        iterative_deepening: time_ms.is_some(),
+        move_ordering: false,
+        transposition_table: true,
+        tt_bits: 16,
+        chance_cutoff: 0.0001,
+        random_ties: false,
+        seed: Some(seed),
+        ..SearchConfig::default()
+    }
+}
+
+/// Plays one seeded game to its end: the deal comes from `seed` (as game id `threes-<seed>`) and
+/// nature's RNG is seeded with `seed` too (as `AnySession::seed` does), so without a time budget
+/// the game replays exactly. Returns (final position, swipes, total search time in ms).
+pub fn play_game(seed: u64, cfg: &SearchConfig, eval: &ThreesEval) -> (Threes, u64, f64) {
+    let mut pos = Threes::deal(seed);
+    let mut nature = Rng::seeded(seed);
+    let mut outs = Vec::new();
+    let (mut moves, mut ms) = (0u64, 0.0);
+    loop {
+        match pos.turn() {
+            Turn::Terminal => break,
+            Turn::Chance => {
+                // The same sampling as the session's `play_chance`.
+                pos.chance_outcomes(&mut outs);
+                let total: f64 = outs.iter().map(|o| o.1).sum();
+                let mut r = nature.unit() * total;
+                let mut pick = outs.len() - 1;
+                for (i, &(_, p)) in outs.iter().enumerate() {
+                    if r < p {
+                        pick = i;
+                        break;
+                    }
+                    r -= p;
+                }
+                pos.play_unchecked(outs[pick].0);
+            }
+            Turn::Player(_) => {
+                let t0 = now_ms();
+                let r = search(&pos, eval, cfg, Hooks::default()).expect("a player turn searches");
+                ms += now_ms() - t0;
+                moves += 1;
+                pos.play_unchecked(r.best.expect("a move at a player turn"));
+            }
+        }
+    }
+    (pos, moves, ms)
+}
+
+/// Plays `games` games with seeds `seed`, `seed + 1`, ... at `time_ms` per move (or to `depth`
+/// without a budget), printing one line per game and then the summary table to `out`.
+pub fn threes_bench(
+    games: usize,
+    seed: u64,
+    time_ms: Option<u64>,
+    depth: u32,
+    out: &mut impl Write,
+) -> BenchSummary {
+    let cfg = bench_config(time_ms, depth, seed);
+    threes_bench_with(games, seed, &cfg, out)
+}
+
+/// [`threes_bench`] with any search configuration (evaluator, cut-off, budgets); each game's
+/// search seed is its game seed.
+pub fn threes_bench_with(
+    games: usize,
+    seed: u64,
+    base: &SearchConfig,
+    out: &mut impl Write,
+) -> BenchSummary {
+    let eval = ThreesEval::by_name(&base.evaluator).unwrap_or_else(|_| ThreesEval::strong());
+    threes_bench_eval(games, seed, base, &eval, out)
+}
+
+/// [`threes_bench_with`] with an evaluator given directly (for tuning its parameters).
+pub fn threes_bench_eval(
+    games: usize,
+    seed: u64,
+    base: &SearchConfig,
+    eval: &ThreesEval,
+    out: &mut impl Write,
+) -> BenchSummary {
+    let (time_ms, depth) = (base.time_ms, base.depth);
+    let start = now_ms();
+    let mut scores = Vec::new();
+    let mut highest = Vec::new();
+    let mut moves = Vec::new();
+    let mut total_ms = 0.0;
+    let _ = writeln!(
+        out,
+        "threes bench: {games} games from seed {seed}, {}, depth cap {depth}, chance cut-off {}, evaluator {}",
+        match time_ms {
+            Some(t) => format!("{t} ms a move"),
+            None => "no time budget".to_string(),
+        },
+        base.chance_cutoff,
+        crate::core::Evaluator::<Threes>::name(eval)
+    );
+    for g in 0..games {
+        let s = seed.wrapping_add(g as u64);
+        let cfg = SearchConfig {
+            seed: Some(s),
+            ..base.clone()
+        };
+        let (end, n, ms) = play_game(s, &cfg, eval);
+        let high = super::rank_value(end.highest_rank());
+        let _ = writeln!(
+            out,
+            "game {:>3} seed {s}: score {:>8}  highest {:>5}  moves {:>5}  {:.1} ms/move",
+            g + 1,
+            end.score(),
+            high,
+            n,
+            if n > 0 { ms / n as f64 } else { 0.0 }
+        );
+        let _ = out.flush();
+        scores.push(end.score());
+        highest.push(high);
+        moves.push(n);
+        total_ms += ms;
+    }
+    let summary = summarize(scores, highest, moves, total_ms);
+    let _ = writeln!(
+        out,
+        "{} games completed in {:.1} s",
+        games,
+        (now_ms() - start) / 1000.0
+    );
+    let _ = writeln!(out, "Low score:    {}", summary.low);
+    let _ = writeln!(out, "Median score: {}", summary.median);
+    let _ = writeln!(out, "High score:   {}", summary.high);
+    for (m, share) in MILESTONES.iter().zip(summary.reached) {
+        let _ = writeln!(out, "% of games with at least a {m}: {:.0}%", share * 100.0);
+    }
+    let _ = writeln!(
+        out,
+        "Mean time per move: {:.2} ms",
+        summary.mean_ms_per_move
+    );
+    let _ = out.flush();
+    summary
+}
+
+fn summarize(scores: Vec<u64>, highest: Vec<u32>, moves: Vec<u64>, total_ms: f64) -> BenchSummary {
+    let mut sorted = scores.clone();
+    sorted.sort_unstable();
+    let n = sorted.len();
+    let median = match n {
+        0 => 0.0,
+        _ if n % 2 == 1 => sorted[n / 2] as f64,
+        _ => (sorted[n / 2 - 1] + sorted[n / 2]) as f64 / 2.0,
+    };
+    let mut reached = [0.0; 5];
+    for (i, &m) in MILESTONES.iter().enumerate() {
+        if n > 0 {
+            reached[i] = highest.iter().filter(|&&h| h >= m).count() as f64 / n as f64;
+        }
+    }
+    let total_moves: u64 = moves.iter().sum();
+    BenchSummary {
+        low: sorted.first().copied().unwrap_or(0),
+        high: sorted.last().copied().unwrap_or(0),
+        median,
+        reached,
+        mean_ms_per_move: if total_moves > 0 {
+            total_ms / total_moves as f64
+        } else {
+            0.0
+        },
+        scores,
+        highest,
+        moves,
+    }
+}

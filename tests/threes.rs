@@ -1,0 +1,782 @@
+//! Threes: the rules (merges, sliding, deck, bonus cards, spawn placement, scoring), seeded replay,
+//! chance odds, text round trips and errors, and expectimax values checked by hand.
+
+mod common;
+
+use plyscope::core::{Breakdown, Evaluator, Game, NoTerms, Outcome, Turn};
+use plyscope::games::new_session;
+use plyscope::games::threes::{
+    board_score, rank_score, rank_value, value_rank, Deck, Dir, Hint, Threes, ThreesEval,
+    ThreesMove,
+};
+use plyscope::games::Playable;
+use plyscope::search::{search, Algorithm, Hooks, SearchConfig};
+
+fn pos(text: &str) -> Threes {
+    Threes::from_position_text("threes", text).unwrap_or_else(|e| panic!("{text}: {e}"))
+}
+
+/// The grid part of a position's text (before the first `|`).
+fn grid(p: &Threes) -> String {
+    p.position_text()
+        .split('|')
+        .next()
+        .unwrap()
+        .trim()
+        .to_string()
+}
+
+fn swiped(text: &str, dir: &str) -> Threes {
+    let mut p = pos(text);
+    let m = p.parse_move(dir).unwrap();
+    p.play(m).unwrap_or_else(|e| panic!("{dir} on {text}: {e}"));
+    p
+}
+
+fn outcomes(p: &Threes) -> Vec<(ThreesMove, f64)> {
+    let mut v = Vec::new();
+    p.chance_outcomes(&mut v);
+    v
+}
+
+#[test]
+fn one_and_two_make_three_equal_threes_merge_ones_do_not() {
+    let p = swiped(
+        "1 2 . . / 3 3 . . / 1 1 . . / 6 6 12 . | deck 3 4 4 | next 1",
+        "left",
+    );
+    assert_eq!(grid(&p), "3 . . . / 6 . . . / 1 1 . . / 12 12 . .");
+    // 2 + 2 does not merge either, and a 3 does not merge with a 6.
+    let mut p = pos("2 2 . . / 3 6 . . / . . . . / . . . . | deck 4 3 4 | next 2");
+    let m = p.parse_move("l").unwrap();
+    assert!(p.play(m).is_err(), "nothing can move left");
+    assert_eq!(p.turn(), Turn::Player(0), "state unchanged on error");
+    let r = swiped(
+        "2 2 . . / 3 6 . . / . . . . / . . . . | deck 4 3 4 | next 2",
+        "right",
+    );
+    assert_eq!(grid(&r), ". 2 2 . / . 3 6 . / . . . . / . . . .");
+}
+
+#[test]
+fn cards_slide_one_cell_and_only_the_first_merge_happens() {
+    // A lone card moves one cell, not to the wall.
+    let p = swiped(
+        ". . . 3 / . . . . / . . . . / . . . . | deck 3 4 4 | next 1",
+        "left",
+    );
+    assert_eq!(grid(&p), ". . 3 . / . . . . / . . . . / . . . .");
+    // 3 3 3 3 left: the first pair merges, the rest shift by one.
+    let p = swiped(
+        "3 3 3 3 / . . . . / . . . . / . . . . | deck 3 4 4 | next 1",
+        "left",
+    );
+    assert_eq!(grid(&p), "6 3 3 . / . . . . / . . . . / . . . .");
+    // Cards behind a gap follow the gap; cards in front of it stay.
+    let p = swiped(
+        "6 . 3 3 / . . . . / . . . . / . . . . | deck 3 4 4 | next 1",
+        "left",
+    );
+    assert_eq!(grid(&p), "6 3 3 . / . . . . / . . . . / . . . .");
+    // Up and down move columns.
+    let p = swiped(
+        ". . . . / 1 . . . / 2 . . . / 3 . . . | deck 3 4 4 | next 1",
+        "up",
+    );
+    assert_eq!(grid(&p), "1 . . . / 2 . . . / 3 . . . / . . . .");
+    let p = swiped(
+        "1 . . . / 2 . . . / . . . . / 12 . . . | deck 3 4 4 | next 1",
+        "down",
+    );
+    assert_eq!(grid(&p), ". . . . / 1 . . . / 2 . . . / 12 . . .");
+    let p = swiped(
+        "1 . . . / 2 . . . / 12 . . . / 24 . . . | deck 3 4 4 | next 1",
+        "down",
+    );
+    assert_eq!(grid(&p), ". . . . / 3 . . . / 12 . . . / 24 . . .");
+}
+
+#[test]
+fn a_swipe_that_moves_nothing_is_illegal_and_a_stuck_grid_ends_the_game() {
+    let p = pos("1 3 1 3 / 3 1 3 1 / 1 3 1 3 / 3 1 3 1 | deck 4 3 4 | next 2");
+    assert_eq!(p.turn(), Turn::Terminal);
+    let mut moves = Vec::new();
+    p.legal_moves(&mut moves);
+    assert!(moves.is_empty());
+    assert_eq!(p.outcome(), Some(Outcome::Score(8.0 * 3.0)));
+    let p = pos("1 3 1 3 / 3 1 3 1 / 1 3 1 3 / 3 1 3 . | deck 4 3 4 | next 2");
+    p.legal_moves(&mut moves);
+    assert_eq!(
+        moves,
+        vec![ThreesMove::Swipe(Dir::Down), ThreesMove::Swipe(Dir::Right)]
+    );
+    assert_eq!(p.outcome(), None);
+}
+
+#[test]
+fn the_new_card_enters_the_opposite_edge_in_a_row_that_moved() {
+    // Left: rows 1 and 3 move (row 2 is stuck, row 4 empty): the card enters column d of rows 1, 3.
+    let p = swiped(
+        ". 3 . . / 3 6 12 24 / 1 2 . . / . . . . | deck 2 3 4 | next 2",
+        "left",
+    );
+    assert_eq!(p.turn(), Turn::Chance);
+    assert_eq!(p.pending(), Some((Dir::Left, 0b0101)));
+    let outs = outcomes(&p);
+    let mut cells: Vec<u8> = outs
+        .iter()
+        .map(|(m, _)| match m {
+            ThreesMove::Spawn { cell, .. } => *cell,
+            _ => panic!("a swipe among chance outcomes"),
+        })
+        .collect();
+    cells.dedup();
+    assert_eq!(cells, vec![3, 11], "d1 and d3");
+    for &c in &[3u8, 11] {
+        let p_cell: f64 = outs
+            .iter()
+            .filter(|(m, _)| matches!(m, ThreesMove::Spawn { cell, .. } if *cell == c))
+            .map(|o| o.1)
+            .sum();
+        assert!((p_cell - 0.5).abs() < 1e-12);
+    }
+    // Every outcome deals the hinted 2.
+    assert!(outs
+        .iter()
+        .all(|(m, _)| matches!(m, ThreesMove::Spawn { rank: 2, .. })));
+    // Up: the card enters row 4 of the columns that moved.
+    let p = swiped(
+        "3 . . . / 3 . . . / . . 1 . / . . . 2 | deck 2 3 4 | next 2",
+        "up",
+    );
+    let mut cells: Vec<String> = outcomes(&p)
+        .iter()
+        .map(|(m, _)| p.format_move(*m))
+        .map(|t| t.split(',').next().unwrap().to_string())
+        .collect();
+    cells.dedup();
+    assert_eq!(cells, vec!["2 at a4", "2 at c4", "2 at d4"]);
+    // Right: column a; down: row 1.
+    let p = swiped(
+        "1 . . . / . . . . / . . . . / . . . . | deck 2 4 3 | next 3",
+        "right",
+    );
+    assert_eq!(p.format_move(outcomes(&p)[0].0), "3 at a1, next 1");
+    let p = swiped(
+        ". . . . / . . 6 . / . . . . / . . . . | deck 2 4 3 | next 3",
+        "down",
+    );
+    assert_eq!(p.format_move(outcomes(&p)[0].0), "3 at c1, next 1");
+}
+
+#[test]
+fn the_hint_follows_the_counted_deck_and_the_deck_is_reshuffled_when_empty() {
+    // 1 one, 2 twos, 3 threes left: next hint odds 1/6, 2/6, 3/6 (no bonus below 48).
+    let p = swiped(
+        "3 . . . / . . . . / . . . . / . . . . | deck 1 2 3 | next 1",
+        "right",
+    );
+    let outs = outcomes(&p);
+    let odds: Vec<(String, f64)> = outs.iter().map(|(m, q)| (p.format_move(*m), *q)).collect();
+    assert_eq!(odds.len(), 3);
+    for (i, want) in [1.0 / 6.0, 2.0 / 6.0, 3.0 / 6.0].iter().enumerate() {
+        assert!((odds[i].1 - want).abs() < 1e-12, "{odds:?}");
+    }
+    // Drawing a 3 takes it out of the deck.
+    let mut q = p.clone();
+    q.play(q.parse_move("1 at a1, next 3").unwrap()).unwrap();
+    assert_eq!(q.deck(), Deck { counts: [1, 2, 2] });
+    assert_eq!(q.hint(), Hint::Three);
+    // A hint the deck cannot give is not a legal deal.
+    let mut q = pos(". . . . / . . . . / . . . . / . . . 3 | deck 0 2 0 | next 1");
+    q.play(q.parse_move("left").unwrap()).unwrap();
+    assert!(q.play(q.parse_move("1 at d4, next 1").unwrap()).is_err());
+    assert!(
+        q.play(q.parse_move("2 at d4, next 2").unwrap()).is_err(),
+        "the hint is 1"
+    );
+    q.play(q.parse_move("1 at d4, next 2").unwrap()).unwrap();
+    assert_eq!(q.deck(), Deck { counts: [0, 1, 0] });
+
+    // An empty deck is refilled with twelve: 4/12 each.
+    let p = swiped(
+        "3 . . . / . . . . / . . . . / . . . . | deck 0 0 0 | next 2",
+        "right",
+    );
+    let outs = outcomes(&p);
+    assert_eq!(outs.len(), 3);
+    assert!(outs.iter().all(|o| (o.1 - 1.0 / 3.0).abs() < 1e-12));
+    let mut q = p.clone();
+    q.play(outs[0].0).unwrap();
+    assert_eq!(q.deck(), Deck { counts: [3, 4, 4] });
+}
+
+/// Plays a seeded game with random swipes and checks the deck cycle: the first twelve cards (the
+/// deal, the hint, the rest of the deck) are four of each, and after every twelve deck draws the
+/// deck is empty again, each cycle dealing four of each.
+#[test]
+fn deck_cycles_of_twelve() {
+    for seed in 0..20u64 {
+        let mut s = new_session(&format!("threes-{seed}")).unwrap();
+        s.seed(seed);
+        let p = pos(&s.position_text());
+        let mut counts = [0u32; 3];
+        for c in 0..16 {
+            let r = p.rank_at(c);
+            if r > 0 {
+                counts[r as usize - 1] += 1;
+            }
+        }
+        assert_eq!(counts.iter().sum::<u32>(), 9, "nine cards dealt");
+        counts[p.hint().deck_card().unwrap()] += 1;
+        for (c, d) in counts.iter_mut().zip(p.deck().counts) {
+            *c += d as u32;
+        }
+        assert_eq!(counts, [4, 4, 4], "seed {seed}: the first deck");
+        // Follow the hints: each cycle of 12 deck cards has four of each. Ten cards of the first
+        // deck are out already (the deal and the hint).
+        let mut cycle = p.deck().counts.map(|d| 4 - d as u32);
+        let mut drawn = 10;
+        let mut rng = plyscope::core::Rng::seeded(seed);
+        for _ in 0..300 {
+            let p = pos(&s.position_text());
+            match p.turn() {
+                Turn::Terminal => break,
+                Turn::Chance => {
+                    let before = p.deck();
+                    let mv = s.play_chance().unwrap();
+                    let q = pos(&s.position_text());
+                    if let Some(i) = q.hint().deck_card() {
+                        assert!(mv.ends_with(q.hint().text()));
+                        if before.is_empty() {
+                            assert_eq!(drawn % 12, 0, "reshuffled only when empty");
+                            assert_eq!(q.deck().len(), 11);
+                        }
+                        cycle[i] += 1;
+                        drawn += 1;
+                        if drawn % 12 == 0 {
+                            assert_eq!(cycle, [4, 4, 4], "seed {seed}");
+                            assert!(q.deck().is_empty());
+                            cycle = [0; 3];
+                        }
+                    }
+                }
+                Turn::Player(_) => {
+                    let moves = s.legal_moves();
+                    let m = &moves[rng.below(moves.len() as u64) as usize].text;
+                    s.play(m).unwrap();
+                }
+            }
+        }
+        assert!(drawn >= 24, "seed {seed}: only {drawn} draws");
+    }
+}
+
+#[test]
+fn bonus_cards_from_48_with_odds_one_in_21_and_values_6_to_an_eighth() {
+    // Highest 24: no bonus.
+    let p = swiped(
+        "24 . . . / . . . . / . . . . / . . . . | deck 2 2 2 | next 1",
+        "right",
+    );
+    assert!(outcomes(&p).iter().all(|(m, _)| !matches!(
+        m,
+        ThreesMove::Spawn {
+            next: Hint::Bonus,
+            ..
+        }
+    )));
+    // Highest 48: the next hint is a bonus with probability 1/21.
+    let p = swiped(
+        "48 . . . / . . . . / . . . . / . . . . | deck 2 2 2 | next 1",
+        "right",
+    );
+    let outs = outcomes(&p);
+    let bonus: f64 = outs
+        .iter()
+        .filter(|(m, _)| {
+            matches!(
+                m,
+                ThreesMove::Spawn {
+                    next: Hint::Bonus,
+                    ..
+                }
+            )
+        })
+        .map(|o| o.1)
+        .sum();
+    assert!((bonus - 1.0 / 21.0).abs() < 1e-12);
+    let one: f64 = outs
+        .iter()
+        .filter(|(m, _)| {
+            matches!(
+                m,
+                ThreesMove::Spawn {
+                    next: Hint::One,
+                    ..
+                }
+            )
+        })
+        .map(|o| o.1)
+        .sum();
+    assert!((one - 20.0 / 21.0 / 3.0).abs() < 1e-12);
+    // A bonus card with highest 48 is a 6.
+    let p = swiped(
+        "48 . . . / . . . . / . . . . / . . . . | deck 2 2 2 | next bonus",
+        "right",
+    );
+    let values: Vec<u32> = outcomes(&p)
+        .iter()
+        .map(|(m, _)| match m {
+            ThreesMove::Spawn { rank, .. } => rank_value(*rank),
+            _ => 0,
+        })
+        .collect();
+    assert!(values.iter().all(|&v| v == 6), "{values:?}");
+    // With highest 384: 6, 12, 24 or 48, each a quarter.
+    let p = swiped(
+        "384 . . . / . . . . / . . . . / . . . . | deck 2 2 2 | next bonus",
+        "right",
+    );
+    let outs = outcomes(&p);
+    for v in [6u32, 12, 24, 48] {
+        let pv: f64 = outs
+            .iter()
+            .filter(|(m, _)| matches!(m, ThreesMove::Spawn { rank, .. } if rank_value(*rank) == v))
+            .map(|o| o.1)
+            .sum();
+        assert!((pv - 0.25).abs() < 1e-12, "{v}: {pv}");
+    }
+    assert!(outs.iter().all(|(m, _)| matches!(
+        m,
+        ThreesMove::Spawn { rank, .. } if (4..=7).contains(rank)
+    )));
+    // A bonus draw leaves the deck alone.
+    let mut q = p.clone();
+    q.play(q.parse_move("12 at a1, next bonus").unwrap())
+        .unwrap();
+    assert_eq!(q.deck(), Deck { counts: [2, 2, 2] });
+    // A bonus hint needs a 48 on the board.
+    assert!(Threes::from_position_text(
+        "threes",
+        "24 . . . / . . . . / . . . . / . . . . | deck 2 2 2 | next bonus"
+    )
+    .is_err());
+}
+
+#[test]
+fn scores() {
+    assert_eq!(rank_score(value_rank(6144).unwrap()), 531_441);
+    assert_eq!(rank_score(value_rank(3).unwrap()), 3);
+    assert_eq!(rank_score(value_rank(6).unwrap()), 9);
+    assert_eq!(rank_score(value_rank(1).unwrap()), 0);
+    assert_eq!(rank_score(value_rank(2).unwrap()), 0);
+    let p = pos("6144 3 6 1 / 2 . . . / . . . . / . . . . | deck 2 2 2 | next 1");
+    assert_eq!(board_score(p.board()), 531_441 + 3 + 9);
+    assert_eq!(p.score(), 531_453);
+    assert_eq!(value_rank(5), None);
+    assert_eq!(value_rank(24_576), None);
+}
+
+#[test]
+fn a_game_replays_from_its_seed() {
+    let play = |seed: u64| {
+        let mut s = new_session(&format!("threes-{seed}")).unwrap();
+        s.seed(seed);
+        let start = s.position_text();
+        let mut n = 0;
+        while s.outcome().is_none() && n < 400 {
+            if s.to_move() == "chance" {
+                s.play_chance().unwrap();
+            } else {
+                // A fixed policy: the first legal swipe in up, down, left, right order.
+                let m = s.legal_moves()[0].text.clone();
+                s.play(&m).unwrap();
+            }
+            n += 1;
+        }
+        (start, s.history(), s.position_text())
+    };
+    let a = play(11);
+    let b = play(11);
+    assert_eq!(a, b);
+    assert!(a.1.len() > 20);
+    let c = play(12);
+    assert_ne!(a.0, c.0, "another seed deals another game");
+    // The same history replays in a session set to the same start.
+    let mut s = new_session("threes").unwrap();
+    s.set_position(&a.0).unwrap();
+    for m in &a.1 {
+        s.play(m).unwrap();
+    }
+    assert_eq!(s.position_text(), a.2);
+    assert!(new_session("threes-x").is_err());
+    assert!(new_session("threes").is_ok());
+}
+
+#[test]
+fn chance_probabilities_sum_to_one_and_text_round_trips_in_random_games() {
+    for seed in 0..4 {
+        let start = Threes::deal(seed);
+        let n = common::random_playouts(&start, 10, 600, seed + 100);
+        assert!(n > 500, "{n}");
+    }
+    // A position with bonus cards in play.
+    let start = pos("96 48 . 3 / . 1 . . / . . 2 . / . . . 6 | deck 1 2 1 | next bonus");
+    common::random_playouts(&start, 20, 200, 5);
+}
+
+#[test]
+fn move_and_position_text() {
+    let p = Threes::deal(3);
+    for (t, d) in [
+        ("up", Dir::Up),
+        ("U", Dir::Up),
+        ("d", Dir::Down),
+        ("left", Dir::Left),
+        ("r", Dir::Right),
+    ] {
+        assert_eq!(p.parse_move(t).unwrap(), ThreesMove::Swipe(d));
+    }
+    let m = p.parse_move("12 at b3, next bonus").unwrap();
+    assert_eq!(
+        m,
+        ThreesMove::Spawn {
+            cell: 9,
+            rank: 5,
+            next: Hint::Bonus
+        }
+    );
+    assert_eq!(p.format_move(m), "12 at b3, next bonus");
+    for bad in [
+        "",
+        "north",
+        "5 at a1, next 1",
+        "3 at e1, next 1",
+        "3 at a1",
+        "3 a1 next 1",
+    ] {
+        let e = p.parse_move(bad).unwrap_err();
+        assert!(e.to_string().contains("swipe"), "{e}");
+    }
+    let text = "3 . 1 2 / . . . . / 12 6 . . / . . . 48 | deck 2 3 4 | next 2";
+    assert_eq!(pos(text).position_text(), text);
+    let chance = "3 . 1 . / . . . . / 12 6 . . / . . 48 . | deck 2 3 4 | next 2 | swiped left 1 4";
+    let c = pos(chance);
+    assert_eq!(c.position_text(), chance);
+    assert_eq!(c.turn(), Turn::Chance);
+    let up = pos("3 . 1 . / . . . . / 12 6 . . / . . . . | deck 2 3 4 | next 2 | swiped up a b");
+    assert_eq!(up.pending(), Some((Dir::Up, 0b11)));
+}
+
+#[test]
+fn bad_position_text_says_where_and_what() {
+    let cases: &[(&str, usize, &str)] = &[
+        (
+            "3 . 5 2 / . . . . / . . . . / . . . . | deck 2 3 4 | next 2",
+            4,
+            "a card",
+        ),
+        (
+            "3 . 1 / . . . . / . . . . / . . . . | deck 2 3 4 | next 2",
+            6,
+            "four cells",
+        ),
+        (
+            "3 . 1 2 / . . . . / . . . . | deck 2 3 4 | next 2",
+            28,
+            "/ between rows",
+        ),
+        (
+            "3 . 1 2 / . . . . / . . . . / . . . . | deck 2 5 3 | next 2",
+            47,
+            "twos",
+        ),
+        (
+            "3 . 1 2 / . . . . / . . . . / . . . . | deck 2 4 3 | next 7",
+            58,
+            "1, 2, 3 or bonus",
+        ),
+        (
+            "3 . 1 2 / . . . . / . . . . / . . . . | deck 2 4 3",
+            50,
+            "| after the deck",
+        ),
+        (
+            "3 . 1 2 / . . . . / . . . . / . . . . | deck 2 3 4 | next 2 | swiped left e",
+            74,
+            "a row that moved",
+        ),
+        (
+            "3 . 1 2 / . . . . / . . . . / . . . . | deck 2 3 4 | next 2 | swiped sideways",
+            69,
+            "a direction",
+        ),
+    ];
+    for &(text, at, what) in cases {
+        let e = Threes::from_position_text("threes", text).unwrap_err();
+        assert_eq!(e.at, at, "{text}: {e}");
+        assert!(e.to_string().contains(what), "{text}: {e}");
+    }
+    // Whole-position rules.
+    for (text, what) in [
+        (
+            "3 . 1 2 / . . . . / . . . . / . . . . | deck 2 3 4 | next 2 | swiped left 1",
+            "entry cell",
+        ),
+        (
+            ". . . . / . . . . / . . . . / . . . . | deck 2 3 4 | next 2",
+            "at least one card",
+        ),
+        (
+            "3 . 1 2 / . . . . / . . . . / . . . . | deck 2 4 4 | next 3",
+            "at most 3",
+        ),
+    ] {
+        let e = Threes::from_position_text("threes", text).unwrap_err();
+        assert!(e.to_string().contains(what), "{text}: {e}");
+    }
+    // A session refuses bad text and keeps its position.
+    let mut s = new_session("threes-5").unwrap();
+    let before = s.position_text();
+    assert!(s.set_position("nonsense").is_err());
+    assert!(s.play("sideways").is_err());
+    assert_eq!(s.position_text(), before);
+}
+
+/// The threesus evaluation of a small board, counted by hand.
+#[test]
+fn threesus_terms_by_hand() {
+    // Row 1: 3 3 6 .   Row 2: . . . .  Row 3: 1 . . .  Row 4: 2 . . .
+    let p = pos("3 3 6 . / . . . . / 1 . . . / 2 . . . | deck 2 2 2 | next 1");
+    let mut b = Breakdown::default();
+    let v = ThreesEval::Threesus.evaluate(&p, 0, &mut b);
+    let term = |n: &str| b.terms.iter().find(|t| t.name == n).unwrap().raw;
+    assert_eq!(term("empty"), 11.0);
+    // Pairs: 3-3 in row 1; 1 over 2 in column a.
+    assert_eq!(term("merge_pairs"), 2.0);
+    // The second 3 is next to the 6.
+    assert_eq!(term("double_neighbours"), 1.0);
+    // Trapped: the first 3 between the wall and... its right is a 3 (not higher): no. The second 3
+    // sits between a 3 and a 6: no. In column a, the 1 lies between an empty cell and the 2: no;
+    // the 2 lies between the 1 (lower) and the wall: no. The 3 of a1 in its column: wall above,
+    // empty below: no. Nothing trapped.
+    assert_eq!(term("trapped"), 0.0);
+    assert_eq!(v, 2.0 * 11.0 + 2.0 * 2.0 + 1.0);
+    assert_eq!(v, ThreesEval::Threesus.evaluate(&p, 0, &mut NoTerms));
+    // A 1 between a wall and a 3 in its row, and under a 12 with the wall below: trapped twice.
+    let p = pos(". . . . / . . . . / 12 . . . / 1 3 . . | deck 2 2 2 | next 1");
+    let mut b = Breakdown::default();
+    ThreesEval::Threesus.evaluate(&p, 0, &mut b);
+    assert_eq!(
+        b.terms.iter().find(|t| t.name == "trapped").unwrap().raw,
+        2.0
+    );
+}
+
+fn expectimax_cfg(depth: u32, evaluator: &str) -> SearchConfig {
+    SearchConfig {
+        algorithm: Algorithm::Expectimax,
+        evaluator: evaluator.into(),
+        depth,
+        move_ordering: false,
+        random_ties: false,
+        seed: Some(1),
+        ..Default::default()
+    }
+}
+
+/// Expectimax computed here, independently of the engine's search: the max over swipes, the
+/// probability-weighted mean over deals; leaves are evaluated after a swipe (before the deal).
+fn by_hand(p: &Threes, swipes_left: u32, eval: &ThreesEval, ply: u32) -> f64 {
+    match p.turn() {
+        Turn::Terminal => eval.terminal(p, p.outcome().unwrap(), 0, ply),
+        _ if swipes_left == 0 => eval.evaluate(p, 0, &mut NoTerms),
+        Turn::Chance => {
+            let mut outs = Vec::new();
+            p.chance_outcomes(&mut outs);
+            outs.iter()
+                .map(|&(m, q)| {
+                    let mut c = p.clone();
+                    c.play_unchecked(m);
+                    q * by_hand(&c, swipes_left, eval, ply + 1)
+                })
+                .sum()
+        }
+        Turn::Player(_) => {
+            let mut moves = Vec::new();
+            p.legal_moves(&mut moves);
+            moves
+                .iter()
+                .map(|&m| {
+                    let mut c = p.clone();
+                    c.play_unchecked(m);
+                    by_hand(&c, swipes_left - 1, eval, ply + 1)
+                })
+                .fold(f64::NEG_INFINITY, f64::max)
+        }
+    }
+}
+
+#[test]
+fn expectimax_value_of_a_tiny_position_by_hand() {
+    // 3 . . . / . . . . / . . . . / . . . 3, next card 1, deck 1 1 1.
+    let p = pos("3 . . . / . . . . / . . . . / . . . 3 | deck 1 1 1 | next 1");
+    let eval = ThreesEval::Threesus;
+    // Depth 1: each swipe moves only the 3 that has room; the board after it has 14 empty cells,
+    // no pairs, no doubles and no trapped card: 28 whatever the swipe.
+    let r = search(&p, &eval, &expectimax_cfg(1, "threesus"), Hooks::default()).unwrap();
+    assert_eq!(r.value, 28.0);
+    // Depth 2, by the formula: after "left", the 3 of d4 goes to c4 and the 1 enters d4 (one row
+    // moved), next hint 1, 2 or 3 at 1/3 each; then the best second swipe.
+    let r = search(&p, &eval, &expectimax_cfg(2, "threesus"), Hooks::default()).unwrap();
+    let want = by_hand(&p, 2, &eval, 0);
+    assert!((r.value - want).abs() < 1e-9, "{} vs {want}", r.value);
+    // The by-hand recursion itself, written out for "left" then each second swipe: after left the
+    // grid is 3 . . . / . . . . / . . . . / . . 3 1 whatever the next hint (all three chance
+    // outcomes lead to the same grid), so the left branch is worth the best second swipe.
+    let mut after_left = p.clone();
+    after_left.play(ThreesMove::Swipe(Dir::Left)).unwrap();
+    let outs = outcomes(&after_left);
+    assert_eq!(outs.len(), 3);
+    let mut next = after_left.clone();
+    next.play_unchecked(outs[0].0);
+    assert_eq!(grid(&next), "3 . . . / . . . . / . . . . / . . 3 1");
+    // From there, "left" again: 3 . . . / . . . . / . . . . / . 3 1 . then empty 13 + 0 pairs.
+    // "down" moves the 3 of a1 to a2: 3 and 1 in row 4 still no pair: 13 empty -> 26.
+    // "up" moves 3 and 1 of row 4 up one row each: . . 3 1 / ...: 26 too. Any second swipe of this
+    // board gives 13 empty cells and no pair, except a move that puts the 3s side by side: none
+    // does in one swipe. So left is worth 26; by symmetry every first swipe is worth 26 too.
+    assert_eq!(want, 26.0);
+}
+
+#[test]
+fn expectimax_search_sees_deaths_and_evaluators_report_terms() {
+    // Full board with one way out: the engine's expectimax agrees with the hand recursion at
+    // depth 3 with both evaluators, and the tree's terms add up.
+    let p = pos("1 3 1 3 / 3 1 3 1 / 1 3 1 3 / 3 1 . . | deck 4 3 4 | next 2");
+    for name in ["strong", "threesus"] {
+        let eval = ThreesEval::by_name(name).unwrap();
+        for depth in 1..=3 {
+            let r = search(&p, &eval, &expectimax_cfg(depth, name), Hooks::default()).unwrap();
+            let want = by_hand(&p, depth, &eval, 0);
+            assert!(
+                (r.value - want).abs() < 1e-6 * want.abs().max(1.0),
+                "{name} depth {depth}: {} vs {want}",
+                r.value
+            );
+        }
+        let mut b = Breakdown::default();
+        let v = eval.evaluate(&p, 0, &mut b);
+        let sum: f64 = b.terms.iter().map(|t| t.value).sum();
+        assert!((v - sum).abs() < 1e-9);
+        assert!((v - eval.evaluate(&p, 0, &mut NoTerms)).abs() < 1e-6);
+    }
+    // Dying is worse than any live board.
+    let dead = pos("1 3 1 3 / 3 1 3 1 / 1 3 1 3 / 3 1 3 1 | deck 4 3 4 | next 2");
+    let eval = ThreesEval::strong();
+    let d = eval.terminal(&dead, dead.outcome().unwrap(), 0, 10);
+    for q in common::random_positions(&Threes::deal(1), 50, 300, 3) {
+        assert!(eval.evaluate(&q, 0, &mut NoTerms) > d);
+        assert!(ThreesEval::Threesus.evaluate(&q, 0, &mut NoTerms) > d);
+    }
+}
+
+#[test]
+fn registry_entry() {
+    assert!(Threes::evaluator_names().contains(&"threesus"));
+    assert_eq!(Threes::evaluator_names()[0], "strong");
+    let s = new_session("threes-9").unwrap();
+    assert_eq!(s.players(), vec!["player".to_string()]);
+    assert_eq!(s.to_move(), "player");
+    assert!(plyscope::games::CATALOGUE
+        .iter()
+        .any(|g| g.id == "threes" && g.chance));
+}
+
+/// The benchmark, run by hand: `THREES_GAMES=5 THREES_TIME_MS=20 cargo test --release --test threes
+/// -- --ignored bench --nocapture` (THREES_SEED and THREES_DEPTH also read).
+#[test]
+#[ignore]
+fn bench() {
+    let env = |k: &str| std::env::var(k).ok().and_then(|v| v.parse::<u64>().ok());
+    let games = env("THREES_GAMES").unwrap_or(3) as usize;
+    let seed = env("THREES_SEED").unwrap_or(1);
+    let time = env("THREES_TIME_MS");
+    let depth = env("THREES_DEPTH").unwrap_or(if time.is_some() { 12 } else { 2 }) as u32;
+    let mut cfg = plyscope::games::threes::bench::bench_config(time, depth, seed);
+    cfg.evaluator = std::env::var("THREES_EVAL").unwrap_or_default();
+    if let Some(c) = std::env::var("THREES_CUTOFF")
+        .ok()
+        .and_then(|v| v.parse::<f64>().ok())
+    {
+        cfg.chance_cutoff = c;
+    }
+    match env("THREES_TT") {
+        Some(0) => cfg.transposition_table = false,
+        Some(bits) => cfg.tt_bits = bits as u32,
+        None => {}
+    }
+    if env("THREES_ID") == Some(1) {
+        cfg.iterative_deepening = true;
+    }
+    let eval = match std::env::var("THREES_W") {
+        Ok(w) => {
+            let v: Vec<f64> = w.split(',').map(|x| x.trim().parse().unwrap()).collect();
+            let mut p = plyscope::games::threes::eval::StrongParams::default();
+            p.weights.copy_from_slice(&v[..7]);
+            if v.len() > 7 {
+                p.mono_power = v[7];
+            }
+            if v.len() > 8 {
+                p.sum_power = v[8];
+            }
+            ThreesEval::strong_with(p)
+        }
+        Err(_) => ThreesEval::by_name(&cfg.evaluator).unwrap(),
+    };
+    let s = plyscope::games::threes::bench::threes_bench_eval(
+        games,
+        seed,
+        &cfg,
+        &eval,
+        &mut std::io::stdout(),
+    );
+    assert_eq!(s.scores.len(), games);
+}
+
+#[test]
+fn chance_cutoff_prunes_improbable_lines_and_the_table_changes_no_value() {
+    let p = Threes::deal(4);
+    let eval = ThreesEval::strong();
+    let full = search(&p, &eval, &expectimax_cfg(3, ""), Hooks::default()).unwrap();
+    assert!((full.value - by_hand(&p, 3, &eval, 0)).abs() < 1e-6 * full.value.abs());
+    let cut = search(
+        &p,
+        &eval,
+        &SearchConfig {
+            chance_cutoff: 0.05,
+            ..expectimax_cfg(3, "")
+        },
+        Hooks::default(),
+    )
+    .unwrap();
+    assert!(
+        cut.stats.nodes * 2 < full.stats.nodes,
+        "{} nodes with the cut-off, {} without",
+        cut.stats.nodes,
+        full.stats.nodes
+    );
+    let tt = search(
+        &p,
+        &eval,
+        &SearchConfig {
+            transposition_table: true,
+            tt_bits: 16,
+            ..expectimax_cfg(3, "")
+        },
+        Hooks::default(),
+    )
+    .unwrap();
+    assert!((tt.value - full.value).abs() < 1e-6 * full.value.abs());
+}
