@@ -1279,6 +1279,7 @@ document.addEventListener('keydown', (ev) => {
         board.request();
       }
       toast(on ? 'Disco discs unlocked!' : 'Disco discs off.');
+      return; // the code's last key is not also a command (A: let the AI play)
     }
   } else konamiAt = k === KONAMI[0] ? 1 : 0;
 
