@@ -5,7 +5,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from './harness.mjs';
 import { importText, importValue, detectFormat, parseJson, findJsonError, lineColumn, toDocument, toWire, fromWire, JsonSyntaxError } from '../../www/tree/import.js';
-import { scoreText, compactNumber, boundedScore, windowText, percent } from '../../www/tree/format.js';
+import { scoreText, compactNumber, boundedScore, windowText, percent, percentShort } from '../../www/tree/format.js';
 
 const EXAMPLES = join(ROOT, 'www', 'examples');
 const load = (name) => readFileSync(join(EXAMPLES, name), 'utf8');
@@ -300,6 +300,9 @@ test('scores are compact, and decided games read as wins and losses in plies', (
   assert.equal(boundedScore(-1, 'upper'), '≤ -1');
   assert.equal(windowText(null, 3), '(-∞, +3)');
   assert.equal(percent(0.25), '25%');
+  assert.equal(percentShort(1 / 6), '17%');
+  assert.equal(percentShort(0.0123), '1.2%');
+  assert.equal(percentShort(0.0004), '<0.1%');
 });
 
 test('the wire form (worker to page) keeps every field of every node', () => {

@@ -18,7 +18,7 @@
 // Everything taken from a document is drawn with fillText or set with textContent: never as HTML.
 
 import { importText, importValue, toDocument, fromWire } from './import.js';
-import { scoreText, boundedScore, windowText, plainNumber, percent, compactNumber, isMate, KIND_NAMES } from './format.js';
+import { scoreText, boundedScore, windowText, plainNumber, percent, percentShort, compactNumber, isMate, KIND_NAMES } from './format.js';
 import { movePath, whyCompare, matcher, findAll, diffTrees, subtreeDocument, staticScore } from './analysis.js';
 
 const NODE_W = 124;
@@ -1276,7 +1276,7 @@ class Explorer {
     const d = this.diff ? this.diff.diff.get(n) : null;
     if (d && d.valueChanged) line2 = `${line2} was ${d.other.value === null ? '?' : scoreText(d.other.value)}`;
     if (n.visits !== null) line2 = `${n.value === null ? '' : `Q ${compactNumber(n.value)} `}N ${compactNumber(n.visits)}`;
-    else if (n.prob !== null && n.parent && n.parent.kind === 'chance') line2 = `${line2}  p ${percent(n.prob)}`;
+    else if (n.prob !== null && n.parent && n.parent.kind === 'chance') line2 = `${line2} · ${percentShort(n.prob)}`;
     let tag = '';
     if (n.tt) tag = 'TT';
     else if (n.kind === 'terminal') tag = 'end';

@@ -65,6 +65,13 @@ export function percent(p) {
   return `${Number((p * 100).toPrecision(3))}%`;
 }
 
+/** A probability short enough for a node's box: two significant digits ("17%", "1.2%", "<0.1%"). */
+export function percentShort(p) {
+  if (p === null || p === undefined || !Number.isFinite(p)) return '–';
+  if (p > 0 && p < 0.001) return '<0.1%';
+  return `${Number((p * 100).toPrecision(2))}%`;
+}
+
 /** Human names of node kinds. */
 export const KIND_NAMES = {
   max: 'max node',
