@@ -406,7 +406,7 @@ fn bench(args: &[String]) -> Result<(), Usage> {
         SearchBench {
             game: "reversi-12",
             moves: "",
-            depth: 5,
+            depth: 7,
         },
         SearchBench {
             game: "ataxx",
