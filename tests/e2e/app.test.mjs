@@ -1,47 +1,21 @@
 // End-to-end tests of the playing page: a whole game by clicking the canvas, the tree after an AI
 // move, saving across reloads, offline use, refused input, the keyboard, and a crashed engine.
 // Screenshots go to target/screenshots/app-*.png.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, shot, watchErrors } from './harness.mjs';
+import { useBrowser, startServer, openApp as openAppPage, appState, pickGame, DESKTOP, PHONE, shot, watchErrors } from './harness.mjs';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  server?.stop();
-});
-
-const DESKTOP = { width: 1280, height: 800 };
-const PHONE = { width: 390, height: 844 };
+const env = useBrowser();
 
 /** A fresh context (empty storage) and a page on the app, with the engine ready. */
-async function openApp(viewport = DESKTOP, url = server.url) {
-  const context = await browser.newContext({ viewport, deviceScaleFactor: viewport === PHONE ? 3 : 1 });
-  const page = await context.newPage();
-  const errors = watchErrors(page);
-  await page.goto(url);
-  await ready(page);
-  return { context, page, errors };
-}
+const openApp = (viewport = DESKTOP, url = env.server.url) => openAppPage(env, viewport, url);
 
 async function ready(page) {
   await page.waitForFunction(() => window.plyscope && window.plyscope.state, null, { timeout: 20000 });
 }
 
-const state = (page) => page.evaluate(() => window.plyscope.state);
+const state = appState;
 
-/** Picks a game from the picker and waits for its start position. */
-async function pickGame(page, id) {
-  await page.selectOption('[data-testid=game-select]', id);
-  await page.waitForFunction((g) => window.plyscope.state.game === g && window.plyscope.state.history.length === 0, id);
-}
 
 async function setLevel(page, side, level) {
   await page.selectOption(`[data-testid=side-${side}-level]`, level);

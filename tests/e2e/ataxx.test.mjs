@@ -1,41 +1,16 @@
 // End-to-end tests of Ataxx in the page: a whole game with walls against the AI by clicking the
 // canvas, the wall-layout picker and editor (with a layout the engine refuses), and the tutorial.
 // Screenshots go to target/screenshots/ataxx-*.png.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, shot, watchErrors } from './harness.mjs';
+import { useBrowser, openApp as openAppPage, appState, pickGame, DESKTOP, PHONE, shot, watchErrors } from './harness.mjs';
 
-let server;
-let browser;
+const env = useBrowser();
 
-before(async () => {
-  server = await startServer();
-  browser = await launch();
-});
+const openApp = (viewport = DESKTOP) => openAppPage(env, viewport);
 
-after(async () => {
-  await browser?.close();
-  server?.stop();
-});
+const state = appState;
 
-const DESKTOP = { width: 1280, height: 800 };
-const PHONE = { width: 390, height: 844 };
-
-async function openApp(viewport = DESKTOP) {
-  const context = await browser.newContext({ viewport, deviceScaleFactor: viewport === PHONE ? 3 : 1 });
-  const page = await context.newPage();
-  const errors = watchErrors(page);
-  await page.goto(server.url);
-  await page.waitForFunction(() => window.plyscope && window.plyscope.state, null, { timeout: 20000 });
-  return { context, page, errors };
-}
-
-const state = (page) => page.evaluate(() => window.plyscope.state);
-
-async function pickGame(page, id) {
-  await page.selectOption('[data-testid=game-select]', id);
-  await page.waitForFunction((g) => window.plyscope.state.game === g && window.plyscope.state.history.length === 0, id);
-}
 
 /** Clicks the board cell (x, y) (column from the left, row from the top). */
 async function clickCell(page, x, y) {

@@ -96,3 +96,26 @@ export async function openExplorer(env, query = '', viewport = { width: 1280, he
   await settle(page);
   return { page, errors };
 }
+
+/** The two window sizes the page is tested at. */
+export const DESKTOP = { width: 1280, height: 800 };
+export const PHONE = { width: 390, height: 844 };
+
+/** A fresh browser context (empty storage) with a page on the app, once the engine is ready. */
+export async function openApp(env, viewport = DESKTOP, url = env.server.url) {
+  const context = await env.browser.newContext({ viewport, deviceScaleFactor: viewport === PHONE ? 3 : 1 });
+  const page = await context.newPage();
+  const errors = watchErrors(page);
+  await page.goto(url);
+  await page.waitForFunction(() => window.plyscope && window.plyscope.state, null, { timeout: 20000 });
+  return { context, page, errors };
+}
+
+/** The app's state as the page exposes it for tests. */
+export const appState = (page) => page.evaluate(() => window.plyscope.state);
+
+/** Picks a game in the picker and waits for its start position. */
+export async function pickGame(page, id) {
+  await page.selectOption('[data-testid=game-select]', id);
+  await page.waitForFunction((g) => window.plyscope.state.game === g && window.plyscope.state.history.length === 0, id);
+}

@@ -3,51 +3,27 @@
 // AI's choice with the values of every swipe and a tree whose chance nodes carry probabilities.
 // Screenshots go to target/screenshots/threes-*.png. Skipped (with a note) while the engine has no
 // Threes.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, shot, watchErrors } from './harness.mjs';
+import { useBrowser, openApp as openAppPage, appState, pickGame, DESKTOP, PHONE, shot, watchErrors } from './harness.mjs';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  server?.stop();
-});
-
-const DESKTOP = { width: 1280, height: 800 };
-const PHONE = { width: 390, height: 844 };
+const env = useBrowser();
 const SWIPES = ['up', 'down', 'left', 'right'];
 
-/** A fresh page on a seeded Threes deal, or null when the engine has no Threes. */
+/** A fresh page on the deal from seed 1. */
 async function openThrees(t, viewport = DESKTOP) {
-  const context = await browser.newContext({ viewport, deviceScaleFactor: viewport === PHONE ? 3 : 1 });
-  const page = await context.newPage();
-  const errors = watchErrors(page);
-  await page.goto(server.url);
-  await page.waitForFunction(() => window.plyscope && window.plyscope.state, null, { timeout: 20000 });
-  const ids = await page.$$eval('[data-testid=game-select] option', (os) => os.map((o) => o.value));
-  if (!ids.includes('threes-1')) {
-    t.skip('the engine has no Threes yet (branch threes not merged)');
-    await context.close();
-    return null;
-  }
+  const opened = await openAppPage(env, viewport);
+  const { page } = opened;
   await page.selectOption('[data-testid=game-select]', 'threes-1');
   await page.waitForFunction(() => /^threes/.test(window.plyscope.state.game) && window.plyscope.state.history.length === 0);
-  return { context, page, errors };
+  return opened;
 }
 
-const state = (page) => page.evaluate(() => window.plyscope.state);
+const state = appState;
 const cells = (page) => page.evaluate(() => window.plyscope.view.cells);
 
 test('the AI plays 50 swipes, nature dealing in between', async (t) => {
   const o = await openThrees(t);
-  if (!o) return;
   const { context, page, errors } = o;
   await page.selectOption('[data-testid=ai-speed]', 'fast');
   await page.evaluate(() => (window.plyscope.settings.sides[0].depth = 1));
@@ -83,7 +59,6 @@ test('the AI plays 50 swipes, nature dealing in between', async (t) => {
 
 test('a swipe by keyboard and by mouse drag moves the cards', async (t) => {
   const o = await openThrees(t);
-  if (!o) return;
   const { context, page, errors } = o;
   const next = await page.textContent('[data-testid=next-card]');
   assert.match(next, /^Next(1|2|3|\+)$/);
@@ -132,7 +107,6 @@ test('a swipe by keyboard and by mouse drag moves the cards', async (t) => {
 
 test('a finger swipe on a touch screen moves the cards', async (t) => {
   const o = await openThrees(t, PHONE);
-  if (!o) return;
   const { context, page, errors } = o;
   const s = await state(page);
   const dir = s.legal.map((m) => m.move).find((m) => SWIPES.includes(m));
@@ -158,7 +132,6 @@ test('a finger swipe on a touch screen moves the cards', async (t) => {
 
 test('the hint shows a swipe, the values of all four, and a tree with chance probabilities', async (t) => {
   const o = await openThrees(t);
-  if (!o) return;
   const { context, page, errors } = o;
   await page.click('[data-testid=suggest]');
   await page.waitForSelector('[data-testid=hint-panel]:not([hidden])', { timeout: 60000 });
@@ -200,7 +173,6 @@ test('the hint shows a swipe, the values of all four, and a tree with chance pro
 
 test('phone size: cards, next card and controls fit', async (t) => {
   const o = await openThrees(t, PHONE);
-  if (!o) return;
   const { context, page, errors } = o;
   await shot(page, 'threes-phone');
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
