@@ -21,16 +21,26 @@ async function setLevel(page, side, level) {
   await page.selectOption(`[data-testid=side-${side}-level]`, level);
 }
 
-/** The game the tests play: Reversi once it is in the engine, tic-tac-toe until then. */
-async function mainGame(page) {
-  const ids = await page.$$eval('[data-testid=game-select] option', (os) => os.map((o) => o.value));
-  return ids.includes('reversi') ? 'reversi' : 'tictactoe';
-}
+/** The game the tests play. */
+const MAIN_GAME = 'reversi';
 
-/** A game whose searches at depth 12 take long enough to watch: Reversi, else Ataxx, else null. */
-async function deepGame(page) {
-  const ids = await page.$$eval('[data-testid=game-select] option', (os) => os.map((o) => o.value));
-  return ['reversi', 'ataxx'].find((g) => ids.includes(g)) || null;
+/**
+ * Reversi, a human against alpha-beta at depth 12 (with a time budget when given): plays the
+ * human's first move, so that the AI starts a search long enough to watch.
+ */
+async function startLongSearch(page, timeMs) {
+  await pickGame(page, MAIN_GAME);
+  await setLevel(page, 0, 'human');
+  await setLevel(page, 1, 'alphabeta');
+  await page.fill('[data-testid=side-1-depth]', '12');
+  await page.dispatchEvent('[data-testid=side-1-depth]', 'change');
+  if (timeMs) {
+    await page.fill('[data-testid=side-1-time]', String(timeMs));
+    await page.dispatchEvent('[data-testid=side-1-time]', 'change');
+  }
+  const first = (await state(page)).legal[0].move;
+  await clickMove(page, first);
+  return first;
 }
 
 /** Clicks the board on the cell of `move` (or its button when it has no cell, e.g. pass). */
@@ -54,7 +64,7 @@ async function humanTurn(page) {
 
 test('a whole game against the Random AI, played by clicking the canvas', async () => {
   const { context, page, errors } = await openApp();
-  const game = await mainGame(page);
+  const game = MAIN_GAME;
   await pickGame(page, game);
   await setLevel(page, 0, 'human');
   await setLevel(page, 1, 'random');
@@ -124,13 +134,7 @@ test('clicks are refused while the AI is to move, and the AI answers', async () 
 
 test('after an AI move the tree explorer shows the search', async (t) => {
   const { context, page } = await openApp();
-  const hasExplorer = await page.evaluate(async () => (await fetch('/tree/explorer.js')).ok);
-  if (!hasExplorer) {
-    t.skip('www/tree/explorer.js is not in this build');
-    await context.close();
-    return;
-  }
-  await pickGame(page, await mainGame(page));
+  await pickGame(page, MAIN_GAME);
   await setLevel(page, 0, 'human');
   await setLevel(page, 1, 'alphabeta');
   const s = await state(page);
@@ -175,7 +179,7 @@ test('after an AI move the tree explorer shows the search', async (t) => {
 
 test('a reload mid-game restores the game and the settings', async () => {
   const { context, page } = await openApp();
-  const game = await mainGame(page);
+  const game = MAIN_GAME;
   await pickGame(page, game);
   await setLevel(page, 1, 'easy');
   for (let i = 0; i < 2; i++) {
@@ -378,7 +382,7 @@ test('a crashed engine is reported, restarted, and the game kept', async () => {
 
 test('phone-size layout: the board fits the width and nothing overflows', async () => {
   const { context, page } = await openApp(PHONE);
-  await pickGame(page, await mainGame(page));
+  await pickGame(page, MAIN_GAME);
   const box = await page.locator('[data-testid=board]').boundingBox();
   assert.ok(box.width > 250 && box.x >= 0 && box.x + box.width <= PHONE.width, `board box ${JSON.stringify(box)}`);
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
@@ -395,19 +399,7 @@ test('phone-size layout: the board fits the width and nothing overflows', async 
 
 test('while the AI thinks: progress, blocked input, a responsive page, and cancel', async (t) => {
   const { context, page } = await openApp();
-  const game = await deepGame(page);
-  if (!game) {
-    t.skip('needs Reversi or Ataxx (a search long enough to watch)');
-    await context.close();
-    return;
-  }
-  await pickGame(page, game);
-  await setLevel(page, 0, 'human');
-  await setLevel(page, 1, 'alphabeta');
-  await page.fill('[data-testid=side-1-depth]', '12');
-  await page.dispatchEvent('[data-testid=side-1-depth]', 'change');
-  const first = (await state(page)).legal[0].move;
-  await clickMove(page, first);
+  const first = await startLongSearch(page);
   await page.waitForFunction(() => window.plyscope.thinking);
   // Progress reports arrive while the search runs (at least every 100 ms).
   const texts = await page.evaluate(async () => {
@@ -443,21 +435,7 @@ test('while the AI thinks: progress, blocked input, a responsive page, and cance
 
 test('the explorer follows a running search, one iteration at a time', async (t) => {
   const { context, page } = await openApp();
-  const hasExplorer = await page.evaluate(async () => (await fetch('/tree/explorer.js')).ok);
-  const game = await deepGame(page);
-  if (!hasExplorer || !game) {
-    t.skip('needs the tree explorer, and Reversi or Ataxx');
-    await context.close();
-    return;
-  }
-  await pickGame(page, game);
-  await setLevel(page, 0, 'human');
-  await setLevel(page, 1, 'alphabeta');
-  await page.fill('[data-testid=side-1-depth]', '12');
-  await page.dispatchEvent('[data-testid=side-1-depth]', 'change');
-  await page.fill('[data-testid=side-1-time]', '8000');
-  await page.dispatchEvent('[data-testid=side-1-time]', 'change');
-  await clickMove(page, (await state(page)).legal[0].move);
+  await startLongSearch(page, 8000);
   // While the AI still thinks, the explorer already shows a completed iteration's tree.
   await page.waitForFunction(
     () => window.plyscope.thinking && window.plyscope.explorer.current()?.stats?.depth_reached >= 2,

@@ -119,3 +119,17 @@ export async function pickGame(page, id) {
   await page.selectOption('[data-testid=game-select]', id);
   await page.waitForFunction((g) => window.plyscope.state.game === g && window.plyscope.state.history.length === 0, id);
 }
+
+/** The [r, g, b] of the tree explorer's canvas at a page position. */
+export function treePixel(page, x, y) {
+  return page.evaluate(
+    ([px, py]) => {
+      const c = document.querySelector('[data-testid=tree-view] canvas');
+      const r = c.getBoundingClientRect();
+      const s = c.width / r.width;
+      const d = c.getContext('2d').getImageData(Math.round((px - r.left) * s), Math.round((py - r.top) * s), 1, 1).data;
+      return [d[0], d[1], d[2]];
+    },
+    [x, y],
+  );
+}

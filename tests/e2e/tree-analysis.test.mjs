@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT, useBrowser, settle, openExplorer as openExplorerPage, shot, watchErrors } from './harness.mjs';
+import { ROOT, treePixel, useBrowser, settle, openExplorer as openExplorerPage, shot, watchErrors } from './harness.mjs';
 import { importText, importValue } from '../../www/tree/import.js';
 import { principalLine, compareBreakdowns, whyCompare, matcher, findAll, signDiffers, diffTrees, subtreeDocument, movePath } from '../../www/tree/analysis.js';
 
@@ -160,18 +160,7 @@ function rootMove(page, move) {
 }
 
 /** The colour of the canvas pixel at a page position. */
-function pixel(page, x, y) {
-  return page.evaluate(
-    ([px, py]) => {
-      const c = document.querySelector('[data-testid=tree-view] canvas');
-      const r = c.getBoundingClientRect();
-      const s = c.width / r.width;
-      const d = c.getContext('2d').getImageData(Math.round((px - r.left) * s), Math.round((py - r.top) * s), 1, 1).data;
-      return [d[0], d[1], d[2]];
-    },
-    [x, y],
-  );
-}
+const pixel = treePixel;
 
 test('why A and not B: shift-click two root moves, read the terms side by side', async () => {
   const { page, errors } = await openExplorer();

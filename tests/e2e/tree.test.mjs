@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT, useBrowser, settle, openExplorer as openExplorerPage, shot, watchErrors } from './harness.mjs';
+import { ROOT, treePixel, useBrowser, settle, openExplorer as openExplorerPage, shot, watchErrors } from './harness.mjs';
 
 const env = useBrowser();
 
@@ -29,18 +29,7 @@ async function paste(page, text) {
 }
 
 /** The colour of the canvas pixel at a page position. */
-function pixel(page, x, y) {
-  return page.evaluate(
-    ([px, py]) => {
-      const c = document.querySelector('[data-testid=tree-view] canvas');
-      const r = c.getBoundingClientRect();
-      const s = c.width / r.width;
-      const d = c.getContext('2d').getImageData(Math.round((px - r.left) * s), Math.round((py - r.top) * s), 1, 1).data;
-      return `#${[d[0], d[1], d[2]].map((v) => v.toString(16).padStart(2, '0')).join('')}`;
-    },
-    [x, y],
-  );
-}
+const pixel = async (page, x, y) => `#${(await treePixel(page, x, y)).map((v) => v.toString(16).padStart(2, '0')).join('')}`;
 
 test('the bundled example tree is drawn, with nodes in their kinds’ colours', async () => {
   const { page, errors } = await openExplorer();
