@@ -94,3 +94,33 @@ fn bad_arguments_exit_2_with_a_clear_message() {
         assert!(!err.contains("panicked"), "{args:?} panicked: {err}");
     }
 }
+
+#[test]
+fn threes_bench_prints_the_seed_bots_table_and_checks_jobs() {
+    let (code, out, err) = plyscope(&[
+        "threes-bench",
+        "--games",
+        "3",
+        "--seed",
+        "9",
+        "--depth",
+        "1",
+        "--jobs",
+        "2",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("3 games from seed 9"), "{out}");
+    assert_eq!(out.lines().filter(|l| l.starts_with("game ")).count(), 3);
+    for row in [
+        "Low score:",
+        "Median score:",
+        "High score:",
+        "at least a 6144:",
+        "Mean time per move:",
+    ] {
+        assert!(out.contains(row), "{row} missing from:\n{out}");
+    }
+    let (code, _, err) = plyscope(&["threes-bench", "--jobs", "0"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--jobs must be at least 1"), "{err}");
+}

@@ -780,3 +780,29 @@ fn chance_cutoff_prunes_improbable_lines_and_the_table_changes_no_value() {
     .unwrap();
     assert!((tt.value - full.value).abs() < 1e-6 * full.value.abs());
 }
+
+#[test]
+fn parallel_bench_plays_the_same_games_as_one_job() {
+    use plyscope::games::threes::bench::{bench_config, threes_bench_jobs};
+    // Fixed depth: no time budget, so every game replays exactly from its seed whatever thread
+    // plays it, and the summary must not depend on the order the games finish in.
+    let cfg = bench_config(None, 1, 40);
+    let eval = ThreesEval::strong();
+    let mut one = Vec::new();
+    let a = threes_bench_jobs(5, 40, &cfg, &eval, 1, &mut one);
+    let mut two = Vec::new();
+    let b = threes_bench_jobs(5, 40, &cfg, &eval, 2, &mut two);
+    assert_eq!(a.scores.len(), 5);
+    assert_eq!(a.scores, b.scores);
+    assert_eq!(a.highest, b.highest);
+    assert_eq!(a.moves, b.moves);
+    assert_eq!((a.low, a.median, a.high), (b.low, b.median, b.high));
+    let text = String::from_utf8(two).unwrap();
+    assert!(text.contains("2 at a time"), "{text}");
+    for g in 1..=5 {
+        assert!(
+            text.contains(&format!("game {g:>3} seed {}", 39 + g)),
+            "game {g} missing from:\n{text}"
+        );
+    }
+}

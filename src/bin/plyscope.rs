@@ -37,9 +37,10 @@ USAGE:
         --json              print the result as JSON
   plyscope bench [--quick]
       Fixed benchmarks: perft speed and search speed with and without tree recording.
-  plyscope threes-bench [--games N] [--seed S] [--time-ms T] [--depth D]
+  plyscope threes-bench [--games N] [--seed S] [--time-ms T] [--depth D] [--jobs J]
       Play N seeded Threes games (seeds S, S+1, ...) with expectimax at T ms a move (or to depth D,
       default 4) and print low, median and high score, the share reaching 384 ... 6144, time a move.
+      --jobs J plays J games at once, one thread each (keep J at most the number of cores).
   plyscope uai
       Play Ataxx over the UAI protocol on standard input and output (for match runners and GUIs).
   plyscope help
@@ -322,10 +323,14 @@ struct SearchBench {
     depth: u32,
 }
 
-/// `plyscope threes-bench --games N --seed S [--time-ms T] [--depth D]`: seeded Threes games with
+/// `plyscope threes-bench --games N --seed S [--time-ms T] [--depth D] [--jobs J]`: seeded Threes games with
 /// expectimax, and the seed bot's table.
 fn threes_bench(args: &[String]) -> Result<(), Usage> {
-    let opts = Opts::parse(args, &[], &["--games", "--seed", "--time-ms", "--depth"])?;
+    let opts = Opts::parse(
+        args,
+        &[],
+        &["--games", "--seed", "--time-ms", "--depth", "--jobs"],
+    )?;
     let games: usize = opts
         .number("--games", "a whole number of games")?
         .unwrap_or(10);
@@ -342,11 +347,18 @@ fn threes_bench(args: &[String]) -> Result<(), Usage> {
             "bad value {depth} for --depth: expected 1 to 64"
         )));
     }
-    plyscope::games::threes::bench::threes_bench(
+    let jobs: usize = opts
+        .number("--jobs", "a whole number of games at once")?
+        .unwrap_or(1);
+    if jobs == 0 {
+        return Err(Usage("--jobs must be at least 1".into()));
+    }
+    plyscope::games::threes::bench::threes_bench_parallel(
         games,
         seed,
         time_ms,
         depth,
+        jobs,
         &mut std::io::stdout(),
     );
     Ok(())

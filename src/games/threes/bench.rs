@@ -96,8 +96,20 @@ pub fn threes_bench(
     depth: u32,
     out: &mut impl Write,
 ) -> BenchSummary {
+    threes_bench_parallel(games, seed, time_ms, depth, 1, out)
+}
+
+/// [`threes_bench`] with `jobs` games at a time (see [`threes_bench_jobs`]).
+pub fn threes_bench_parallel(
+    games: usize,
+    seed: u64,
+    time_ms: Option<u64>,
+    depth: u32,
+    jobs: usize,
+    out: &mut impl Write,
+) -> BenchSummary {
     let cfg = bench_config(time_ms, depth, seed);
-    threes_bench_with(games, seed, &cfg, out)
+    threes_bench_jobs(games, seed, &cfg, &ThreesEval::strong(), jobs, out)
 }
 
 /// [`threes_bench`] with any search configuration (evaluator, cut-off, budgets); each game's
@@ -120,15 +132,30 @@ pub fn threes_bench_eval(
     eval: &ThreesEval,
     out: &mut impl Write,
 ) -> BenchSummary {
+    threes_bench_jobs(games, seed, base, eval, 1, out)
+}
+
+/// One finished game: (index, score, highest card, swipes, search time in ms).
+type GameResult = (usize, u64, u32, u64, f64);
+
+/// [`threes_bench_eval`] with `jobs` games played at once, each on its own thread (one search
+/// thread per game, so each search still has one core when `jobs` is at most the core count).
+/// Games are printed as they finish; the summary is over all games in seed order, the same as with
+/// one job. `jobs` of 0 or 1 plays the games one after another on the calling thread.
+pub fn threes_bench_jobs(
+    games: usize,
+    seed: u64,
+    base: &SearchConfig,
+    eval: &ThreesEval,
+    jobs: usize,
+    out: &mut impl Write,
+) -> BenchSummary {
     let (time_ms, depth) = (base.time_ms, base.depth);
     let start = now_ms();
-    let mut scores = Vec::new();
-    let mut highest = Vec::new();
-    let mut moves = Vec::new();
-    let mut total_ms = 0.0;
+    let jobs = jobs.clamp(1, games.max(1));
     let _ = writeln!(
         out,
-        "threes bench: {games} games from seed {seed}, {}, depth cap {depth}, chance cut-off {}, evaluator {}",
+        "threes bench: {games} games from seed {seed}, {}, depth cap {depth}, chance cut-off {}, evaluator {}, {jobs} at a time",
         match time_ms {
             Some(t) => format!("{t} ms a move"),
             None => "no time budget".to_string(),
@@ -136,25 +163,62 @@ pub fn threes_bench_eval(
         base.chance_cutoff,
         crate::core::Evaluator::<Threes>::name(eval)
     );
-    for g in 0..games {
+    let play = |g: usize| -> GameResult {
         let s = seed.wrapping_add(g as u64);
         let cfg = SearchConfig {
             seed: Some(s),
             ..base.clone()
         };
         let (end, n, ms) = play_game(s, &cfg, eval);
-        let high = super::rank_value(end.highest_rank());
+        (g, end.score(), super::rank_value(end.highest_rank()), n, ms)
+    };
+    let mut results: Vec<Option<GameResult>> = vec![None; games];
+    let mut report = |r: GameResult, out: &mut dyn Write| {
+        let (g, score, high, n, ms) = r;
         let _ = writeln!(
             out,
-            "game {:>3} seed {s}: score {:>8}  highest {:>5}  moves {:>5}  {:.1} ms/move",
+            "game {:>3} seed {}: score {:>8}  highest {:>5}  moves {:>5}  {:.1} ms/move",
             g + 1,
-            end.score(),
+            seed.wrapping_add(g as u64),
+            score,
             high,
             n,
             if n > 0 { ms / n as f64 } else { 0.0 }
         );
         let _ = out.flush();
-        scores.push(end.score());
+        results[g] = Some(r);
+    };
+    if jobs == 1 {
+        for g in 0..games {
+            report(play(g), out);
+        }
+    } else {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        let next = AtomicUsize::new(0);
+        let (tx, rx) = std::sync::mpsc::channel::<GameResult>();
+        std::thread::scope(|scope| {
+            for _ in 0..jobs {
+                let tx = tx.clone();
+                let (next, play) = (&next, &play);
+                scope.spawn(move || loop {
+                    let g = next.fetch_add(1, Ordering::Relaxed);
+                    if g >= games || tx.send(play(g)).is_err() {
+                        break;
+                    }
+                });
+            }
+            drop(tx);
+            for r in rx {
+                report(r, out);
+            }
+        });
+    }
+    let mut scores = Vec::with_capacity(games);
+    let mut highest = Vec::with_capacity(games);
+    let mut moves = Vec::with_capacity(games);
+    let mut total_ms = 0.0;
+    for (_, score, high, n, ms) in results.into_iter().flatten() {
+        scores.push(score);
         highest.push(high);
         moves.push(n);
         total_ms += ms;
