@@ -20,6 +20,7 @@
 import { importText, importValue, toDocument, fromWire } from './import.js';
 import { scoreText, boundedScore, windowText, plainNumber, percent, percentShort, compactNumber, isMate, KIND_NAMES } from './format.js';
 import { movePath, whyCompare, matcher, findAll, diffTrees, subtreeDocument, staticScore } from './analysis.js';
+import { tidyLayout } from './layout.js';
 
 const NODE_W = 124;
 const NODE_H = 38;
@@ -28,6 +29,10 @@ const COUSIN_GAP = 58; // nodes of different parents in one column
 const LEVEL_GAP = 176;
 const ANIM_MS = 260;
 const WORKER_THRESHOLD = 1 << 20; // parse texts above 1 MB in the worker
+// Shown sets up to this size are laid out on the page, at once: the layout takes under 0.5 ms there
+// (2,000 items), less than a worker's round trip (a message each way, 1–5 ms), and a click then
+// opens its node in the same frame. Larger sets go to the layout worker (layout-worker.js).
+const SYNC_LAYOUT_MAX = 2000;
 const MIN_K = 0.03;
 const MAX_K = 4;
 
@@ -110,6 +115,8 @@ export function mountExplorer(container, options = {}) {
       return log;
     },
     stats: () => x.viewStats(),
+    /** Resolves once the last requested layout is in place (large ones are computed in a worker). */
+    whenLaidOut: () => x.whenLaidOut(),
     /** Where a shown node is on the page (CSS pixels, its centre), or null: for tests and tours. */
     nodeBox: (id) => x.nodeBox(id),
     destroy: () => x.destroy(),
@@ -132,6 +139,10 @@ class Explorer {
     this.itemOf = new Map();
     this.columns = [];
     this.leaving = [];
+    this.layoutSeq = 0;
+    this.pendingLayout = null; // a layout asked of the worker: { seq, items, itemOf, animate, after }
+    this.layoutWaiters = [];
+    this.itemsModel = null; // the model the shown items belong to
     this.cam = { x: 0, y: 0, k: 1 };
     this.camFrom = null;
     this.camTo = null;
@@ -306,6 +317,8 @@ class Explorer {
   destroy() {
     this.resizeObs.disconnect();
     if (this.worker) this.worker.terminate();
+    if (this.layoutWorkerObj) this.layoutWorkerObj.terminate();
+    this.pendingLayout = null;
     this.root.remove();
   }
 
@@ -475,8 +488,7 @@ class Explorer {
     this.ordered = new WeakMap();
     this.limits.clear();
     this.labelCache.clear();
-    this.items = [];
-    this.itemOf = new Map();
+    // The previous tree's items stay drawn (inert: see itemAt) until the new layout is in place.
     this.leaving = [];
     this.hover = null;
     this.hideTooltip();
@@ -740,31 +752,32 @@ class Explorer {
     return m === n;
   }
 
-  /** Lays out the shown nodes: leaves of the shown tree take rows; a parent sits between its children. */
+  /**
+   * Lays out the shown nodes: gathers them here (cheap, in pre-order), computes their positions with
+   * layout.js (in the layout worker when there are more than SYNC_LAYOUT_MAX), and applies them when
+   * they arrive. Until then the previous layout stays drawn and usable; an answer for an older
+   * request is dropped. Camera moves asked for meanwhile (fit, centre on a node) wait for it.
+   */
   relayout(animate) {
     if (!this.model) return;
-    const tLayout = performance.now();
+    const t0 = performance.now();
     if (prefersReducedMotion()) animate = false;
-    const old = this.itemOf;
-    const now = performance.now();
-    // Where everything is drawn right now, to start the animation from.
-    if (animate && this.anim) this.stepAnimation(now, true);
+    const seq = ++this.layoutSeq;
     const items = [];
     const itemOf = new Map();
-    // A tidy layout: each subtree is packed against the ones above it level by level (its contour),
-    // so a collapsed sibling does not push the next branch away; a parent sits between its first and
-    // last child. Siblings are ROW_H apart, cousins a little more. Iterative, with contours stored
-    // deepest level first and merged into the deeper one, so a chain thousands deep stays linear.
+    const parents = [];
     const mkItem = (n, parentItem, depth) => {
-      const it = { node: n, more: false, parent: parentItem, x: depth * LEVEL_GAP, y: 0, rel: 0, depth, hasKids: n.children.length > 0, open: false, sx: 0, sy: 0, kids: null };
+      const it = { node: n, more: false, parent: parentItem, x: depth * LEVEL_GAP, y: 0, depth, hasKids: n.children.length > 0, open: false, sx: 0, sy: 0, kids: null, index: 0 };
       itemOf.set(n, it);
       return it;
     };
-    // 1. The shown items in pre-order (a parent before its subtree; "+K more" after its siblings).
+    // The shown items in pre-order (a parent before its subtree; "+K more" after its siblings).
     const stack = [mkItem(this.model.root, null, 0)];
     while (stack.length) {
       const item = stack.pop();
+      item.index = items.length;
       items.push(item);
+      parents.push(item.parent ? item.parent.index : -1);
       if (item.more) continue;
       const n = item.node;
       if (!(n.children.length && this.expanded.has(n))) continue;
@@ -772,7 +785,7 @@ class Explorer {
       const { list, hidden } = this.shownChildren(n);
       const kids = list.map((c) => mkItem(c, item, item.depth + 1));
       if (hidden > 0) {
-        const more = { node: null, more: true, parentNode: n, hidden, parent: item, x: (item.depth + 1) * LEVEL_GAP, y: 0, rel: 0, depth: item.depth + 1, hasKids: false, open: false, sx: 0, sy: 0, kids: null };
+        const more = { node: null, more: true, parentNode: n, hidden, parent: item, x: (item.depth + 1) * LEVEL_GAP, y: 0, depth: item.depth + 1, hasKids: false, open: false, sx: 0, sy: 0, kids: null, index: 0 };
         more.key = moreKey(n);
         itemOf.set(more.key, more);
         kids.push(more);
@@ -780,60 +793,66 @@ class Explorer {
       item.kids = kids;
       for (let k = kids.length - 1; k >= 0; k--) stack.push(kids[k]);
     }
-    // 2. Contours bottom-up (reverse pre-order visits children before parents). A contour holds,
-    // per level from the deepest up, the top and bottom y relative to `shift`.
-    const contour = new Map();
-    for (let i = items.length - 1; i >= 0; i--) {
-      const item = items[i];
-      if (!item.kids) {
-        contour.set(item, { top: [0], bot: [0], shift: 0 });
-        continue;
-      }
-      let acc = null;
-      const offsets = [];
-      for (const kid of item.kids) {
-        const c = contour.get(kid);
-        contour.delete(kid);
-        if (acc === null) {
-          offsets.push(0);
-          acc = c;
-          continue;
-        }
-        const common = Math.min(acc.top.length, c.top.length);
-        let off = -Infinity;
-        for (let d = 0; d < common; d++) {
-          const a = acc.bot[acc.bot.length - 1 - d] + acc.shift;
-          const b = c.top[c.top.length - 1 - d] + c.shift;
-          off = Math.max(off, a - b + (d === 0 ? ROW_H : COUSIN_GAP));
-        }
-        c.shift += off;
-        offsets.push(off);
-        if (c.top.length <= acc.top.length) {
-          for (let d = 0; d < c.top.length; d++) {
-            const ai = acc.bot.length - 1 - d;
-            acc.bot[ai] = Math.max(acc.bot[ai], c.bot[c.bot.length - 1 - d] + c.shift - acc.shift);
-          }
-        } else {
-          // The new subtree is deeper: keep its arrays, with the earlier tops where both reach.
-          for (let d = 0; d < acc.top.length; d++) {
-            const ci = c.top.length - 1 - d;
-            const ai = acc.top.length - 1 - d;
-            c.top[ci] = acc.top[ai] + acc.shift - c.shift;
-            c.bot[ci] = Math.max(c.bot[ci], acc.bot[ai] + acc.shift - c.shift);
-          }
-          acc = c;
-        }
-      }
-      // The first child's contour started at offset 0: `offsets` are the children's positions.
-      const mid = (offsets[0] + offsets[offsets.length - 1]) / 2;
-      item.kids.forEach((kid, k) => (kid.rel = offsets[k] - mid));
-      acc.shift -= mid;
-      acc.top.push(-acc.shift);
-      acc.bot.push(-acc.shift);
-      contour.set(item, acc);
+    const parent = Int32Array.from(parents);
+    // Camera moves waiting for an older request now wait for this one.
+    const job = { seq, items, itemOf, animate, t0, after: this.pendingLayout ? this.pendingLayout.after : [], gatherMs: 0, workerMs: null };
+    job.gatherMs = performance.now() - t0;
+    this.pendingLayout = job;
+    const worker = items.length > SYNC_LAYOUT_MAX ? this.layoutWorker() : null;
+    if (!worker) {
+      this.applyLayout(job, tidyLayout(parent, ROW_H, COUSIN_GAP));
+      return;
     }
-    // 3. Absolute positions, parents first.
-    for (const it of items) it.y = it.parent ? it.parent.y + it.rel : 0;
+    this.info.textContent = `${this.model.count.toLocaleString('en')} nodes · laying out ${items.length.toLocaleString('en')}…`;
+    worker.postMessage({ seq, parent, rowGap: ROW_H, cousinGap: COUSIN_GAP }, [parent.buffer]);
+  }
+
+  /** The layout worker, started on first use; null where workers cannot run (then layouts run here). */
+  layoutWorker() {
+    if (this.layoutWorkerFailed || typeof Worker === 'undefined') return null;
+    if (this.layoutWorkerObj) return this.layoutWorkerObj;
+    try {
+      const w = new Worker(new URL('./layout-worker.js', import.meta.url), { type: 'module' });
+      w.onmessage = (e) => {
+        const job = this.pendingLayout;
+        if (!job || e.data.seq !== job.seq) return; // a newer layout was asked for
+        if (e.data.error) {
+          this.layoutHere(job);
+          return;
+        }
+        job.workerMs = e.data.ms;
+        this.applyLayout(job, e.data.y);
+      };
+      w.onerror = (e) => {
+        if (e && e.preventDefault) e.preventDefault();
+        this.layoutWorkerFailed = true;
+        this.layoutWorkerObj = null;
+        w.terminate();
+        if (this.pendingLayout) this.layoutHere(this.pendingLayout);
+      };
+      this.layoutWorkerObj = w;
+      return w;
+    } catch {
+      this.layoutWorkerFailed = true;
+      return null;
+    }
+  }
+
+  /** Lays out a pending request on the page (the worker failed). */
+  layoutHere(job) {
+    const parent = Int32Array.from(job.items, (it) => (it.parent ? it.parent.index : -1));
+    this.applyLayout(job, tidyLayout(parent, ROW_H, COUSIN_GAP));
+  }
+
+  /** Installs a computed layout: positions, animation from where things are drawn now, bounds. */
+  applyLayout(job, ys) {
+    const tApply = performance.now();
+    let animate = job.animate;
+    const { items, itemOf } = job;
+    for (let i = 0; i < items.length; i++) items[i].y = ys[i];
+    // Where everything is drawn right now, to start the animation from.
+    if (animate && this.anim) this.stepAnimation(tApply, true);
+    const old = this.itemOf;
     // Starting points: where each node was, or where its parent was when it appears.
     const leaving = [];
     for (const it of items) {
@@ -863,24 +882,27 @@ class Explorer {
         const target = a ? itemOf.get(a.more ? a.key : a.node) : null;
         if (!target) continue;
         leaving.push({ ...prev, sx: prev.cx ?? prev.x, sy: prev.cy ?? prev.y, tx: target.x, ty: target.y, target, leaving: true });
+        if (leaving.length > 3000) break;
       }
     }
     this.items = items;
     this.itemOf = itemOf;
+    this.itemsModel = this.model;
     this.leaving = leaving.length > 3000 ? [] : leaving;
     const byDepth = [];
     for (const it of items) (byDepth[it.depth] ||= []).push(it);
     // Rows grow with the walk, so each column is already sorted by y.
     this.columns = byDepth;
-    this.bounds = {
-      x0: -NODE_W / 2,
-      x1: (byDepth.length - 1) * LEVEL_GAP + NODE_W / 2,
-      y0: Math.min(...byDepth.map((c) => c[0].y)) - NODE_H / 2,
-      y1: Math.max(...byDepth.map((c) => c[c.length - 1].y)) + NODE_H / 2,
-    };
+    let y0 = Infinity;
+    let y1 = -Infinity;
+    for (const col of byDepth) {
+      y0 = Math.min(y0, col[0].y);
+      y1 = Math.max(y1, col[col.length - 1].y);
+    }
+    this.bounds = { x0: -NODE_W / 2, x1: (byDepth.length - 1) * LEVEL_GAP + NODE_W / 2, y0: y0 - NODE_H / 2, y1: y1 + NODE_H / 2 };
     this.info.textContent = `${this.model.count.toLocaleString('en')} nodes · ${items.length.toLocaleString('en')} shown`;
     if (animate && items.length < 20000) {
-      this.anim = { start: now, dur: ANIM_MS };
+      this.anim = { start: tApply, dur: ANIM_MS };
     } else {
       this.anim = null;
       this.leaving = [];
@@ -890,8 +912,34 @@ class Explorer {
         it.fade = 1;
       }
     }
-    this.timings.layoutMs = performance.now() - tLayout;
+    const tEnd = performance.now();
+    // layoutMs: from the request to the positions in place (the worker's round trip included);
+    // layoutMainMs: what the page itself spent (gathering and applying).
+    this.timings.layoutMs = tEnd - job.t0;
+    this.timings.layoutMainMs = job.gatherMs + (tEnd - tApply);
+    this.timings.layoutWorkerMs = job.workerMs;
+    this.timings.layoutShown = items.length;
+    this.pendingLayout = null;
+    for (const fn of job.after) fn();
+    if (!this.pendingLayout && this.layoutWaiters.length) {
+      const waiters = this.layoutWaiters;
+      this.layoutWaiters = [];
+      for (const r of waiters) r();
+    }
     this.invalidate();
+  }
+
+  /** Runs `fn` once the pending layout is in place; false (and nothing queued) when none is pending. */
+  afterLayout(fn) {
+    if (!this.pendingLayout) return false;
+    this.pendingLayout.after.push(fn);
+    return true;
+  }
+
+  /** Resolves once no layout is pending (at once when none is). */
+  whenLaidOut() {
+    if (!this.pendingLayout) return Promise.resolve();
+    return new Promise((resolve) => this.layoutWaiters.push(resolve));
   }
 
   stepAnimation(now, settle = false) {
@@ -947,6 +995,7 @@ class Explorer {
   }
 
   fit(animate) {
+    if (this.afterLayout(() => this.fit(animate))) return;
     if (!this.model || !this.bounds) return;
     const b = this.bounds;
     const pad = 24;
@@ -967,7 +1016,13 @@ class Explorer {
 
   /** Moves the camera so that the node is at the left third, vertically centred. */
   centerOn(nodeOrItem, animate) {
-    const it = nodeOrItem && nodeOrItem.more !== undefined && nodeOrItem.x !== undefined ? nodeOrItem : this.itemOf.get(nodeOrItem);
+    const isItem = nodeOrItem && nodeOrItem.more !== undefined && nodeOrItem.x !== undefined;
+    if (this.pendingLayout) {
+      const key = isItem ? (nodeOrItem.more ? nodeOrItem.key : nodeOrItem.node) : nodeOrItem;
+      this.afterLayout(() => this.centerOn(key, animate));
+      return;
+    }
+    const it = isItem ? nodeOrItem : this.itemOf.get(nodeOrItem);
     if (!it) return;
     const k = this.cam.k;
     const x = it.x - (this.w * 0.35) / k;
@@ -976,6 +1031,14 @@ class Explorer {
   }
 
   ensureVisible(it) {
+    if (this.pendingLayout) {
+      const key = it.more ? it.key : it.node;
+      this.afterLayout(() => {
+        const now = this.itemOf.get(key);
+        if (now) this.ensureVisible(now);
+      });
+      return;
+    }
     const k = this.cam.k;
     const sx = (it.x - this.cam.x) * k;
     const sy = (it.y - this.cam.y) * k;
@@ -1309,7 +1372,8 @@ class Explorer {
   // Hit-testing and pointer
 
   itemAt(sx, sy) {
-    if (!this.model) return null;
+    // The previous document's items, still drawn while the new one is laid out, are not clickable.
+    if (!this.model || this.itemsModel !== this.model) return null;
     const wx = this.cam.x + sx / this.cam.k;
     const wy = this.cam.y + sy / this.cam.k;
     const d = Math.round(wx / LEVEL_GAP);
@@ -1950,7 +2014,7 @@ class Explorer {
   }
 
   viewStats() {
-    return { shown: this.items.length, drawn: this.lastDrawn, zoom: this.cam.k, nodes: this.model ? this.model.count : 0, lastLoadMs: this.lastLoadMs };
+    return { shown: this.items.length, drawn: this.lastDrawn, zoom: this.cam.k, nodes: this.model ? this.model.count : 0, lastLoadMs: this.lastLoadMs, layoutPending: !!this.pendingLayout };
   }
 
   // -------------------------------------------------------------------------------------------
