@@ -17,7 +17,7 @@
 //
 // Everything taken from a document is drawn with fillText or set with textContent: never as HTML.
 
-import { importText, importValue, toDocument, fromWire } from './import.js';
+import { importText, importValue, toDocument, fromWireInSlices } from './import.js';
 import { scoreText, boundedScore, windowText, plainNumber, percent, percentShort, compactNumber, isMate, KIND_NAMES } from './format.js';
 import { movePath, whyCompare, matcher, findAll, diffTrees, subtreeDocument, staticScore } from './analysis.js';
 import { tidyLayout } from './layout.js';
@@ -52,6 +52,12 @@ export const COLORS = {
   more: { fill: '#ffffff', stroke: '#9aa3ad', text: '#3a4450' },
 };
 const PV_COLOR = '#e89b00';
+// Zoomed far out, boxes of one column closer than this on screen merge into bands (drawCoarse).
+const BAND_GAP_PX = 2;
+const BAND_FILL = '#d9dee5';
+const BAND_STROKE = '#6f7b88';
+const BAND_TEXT = '#1d2733';
+const BAND_FONT = '600 11px system-ui, sans-serif';
 const CHANGED_COLOR = '#c2185b'; // compare: the value changed (badge) or the best move changed (outline)
 const PICK_COLOR = '#0b7a75'; // "why A and not B": the two picked nodes
 const MATCH_COLOR = '#1565c0'; // find: every match in view
@@ -80,6 +86,16 @@ function el(tag, attrs = {}, ...kids) {
   }
   for (const kid of kids) if (kid !== null && kid !== undefined) e.append(kid);
   return e;
+}
+
+/** Gives the event loop a turn (drawing, input) and resolves: scheduler.yield where there is one. */
+function yieldNow() {
+  if (typeof scheduler !== 'undefined' && scheduler.yield) return scheduler.yield();
+  return new Promise((resolve) => {
+    const ch = new MessageChannel();
+    ch.port1.onmessage = () => resolve();
+    ch.port2.postMessage(null);
+  });
 }
 
 /** Builds the explorer inside `container` and returns its API. */
@@ -370,7 +386,12 @@ class Explorer {
       result = await Promise.resolve()
         .then(() => this.parseInWorker(text))
         .catch(() => importText(text));
-      if (result.ok && result.wire) result = { ok: true, model: fromWire(result.wire) };
+      // The model's nodes are built in slices between which the page goes on drawing and
+      // answering: the tree on screen stays usable until the new one is complete.
+      if (result.ok && result.wire && seq === this.loadSeq) {
+        const model = await fromWireInSlices(result.wire, { yieldNow, cancelled: () => seq !== this.loadSeq });
+        result = model ? { ok: true, model } : result;
+      }
     } else {
       result = importText(text);
     }
@@ -534,6 +555,7 @@ class Explorer {
       this.fit(false);
     }
     this.updateFocusUi();
+
     if (this.options.onLoad) this.options.onLoad(model);
   }
 
@@ -601,6 +623,10 @@ class Explorer {
 
   buildLegend() {
     if (!this.model) return;
+    if ((!this.legendKinds || this.legendKinds.model !== this.model) && this.model.kindsPresent) {
+      // Read from the wire form as the nodes were built: no walk over a million nodes here.
+      this.legendKinds = { model: this.model, present: new Set(this.model.kindsPresent), pv: this.model.hasBestLine };
+    }
     if (!this.legendKinds || this.legendKinds.model !== this.model) {
       const present = new Set();
       let pv = false;
@@ -1152,6 +1178,7 @@ class Explorer {
       ctx.globalAlpha = 1;
     }
     this.lastDrawn = drawn;
+    this.drawStats = { mode: labels ? 'labels' : 'boxes', boxes: drawn, bands: 0, banded: 0, labelled: 0, bandRects: [] };
     if (this.anim || this.camTo) this.invalidate();
   }
 
@@ -1238,20 +1265,64 @@ class Explorer {
     ctx.fillText(this.fitText(line2, NODE_W - 20, ctx.font), x + 10, y + 31);
   }
 
-  /** The far-out view: one fill and one outline pass per kind; marks only where they matter. */
+  /**
+   * The far-out view. Boxes are plain rectangles, one fill and one outline pass per kind. Where the
+   * boxes of a column would be less than BAND_GAP_PX apart on screen, each run of them is merged into
+   * one band (drawn as a block, with its count when there is room to read it). The best line, the
+   * focus, find matches, picks and changes are still drawn on top, node by node.
+   */
   drawCoarse(inView) {
     const ctx = this.ctx;
+    const k = this.cam.k;
+    const gap = BAND_GAP_PX / k; // in world units
     const byKind = new Map();
-    let drawn = 0;
-    for (const it of this.items) {
-      if (!inView(it)) continue;
-      drawn++;
+    const shownItems = [];
+    const bands = [];
+    let boxes = 0;
+    let banded = 0;
+    const single = (it) => {
+      boxes++;
       const kind = it.more ? 'more' : it.node.kind;
       let list = byKind.get(kind);
       if (!list) byKind.set(kind, (list = []));
       list.push(it);
+    };
+    const flush = (run) => {
+      if (!run) return;
+      if (run.items.length === 1) single(run.items[0]);
+      else {
+        bands.push(run);
+        banded += run.items.length;
+      }
+    };
+    // Columns are sorted by y: runs are found in one pass per column. A run is counted whole, also
+    // where it goes on beyond the view, and drawn when it reaches into the view.
+    const vy0 = this.cam.y - NODE_H;
+    const vy1 = this.cam.y + this.h / k + NODE_H;
+    const flushRun = (run) => {
+      if (!run) return;
+      if (run.y1 < vy0 || run.y0 > vy1 || !run.seen) return;
+      flush(run);
+    };
+    for (const col of this.columns) {
+      if (!col || !col.length) continue;
+      let run = null;
+      for (const it of col) {
+        const seen = inView(it);
+        if (seen) shownItems.push(it);
+        const top = it.cy - NODE_H / 2;
+        if (run && top - run.y1 < gap && Math.abs(it.cx - run.x) < 1) {
+          run.y1 = Math.max(run.y1, it.cy + NODE_H / 2);
+          run.items.push(it);
+          run.seen ||= seen;
+        } else {
+          flushRun(run);
+          run = { x: it.cx, y0: top, y1: it.cy + NODE_H / 2, items: [it], seen };
+        }
+      }
+      flushRun(run);
     }
-    ctx.lineWidth = 1.3 / this.cam.k;
+    ctx.lineWidth = 1.3 / k;
     for (const [kind, list] of byKind) {
       const c = COLORS[kind] || COLORS.node;
       ctx.fillStyle = c.fill;
@@ -1261,21 +1332,78 @@ class Explorer {
       for (const it of list) ctx.rect(it.cx - NODE_W / 2, it.cy - NODE_H / 2, NODE_W, NODE_H);
       ctx.stroke();
     }
+    const bandInfo = [];
+    if (bands.length) {
+      ctx.fillStyle = BAND_FILL;
+      for (const b of bands) ctx.fillRect(b.x - NODE_W / 2, b.y0, NODE_W, b.y1 - b.y0);
+      ctx.strokeStyle = BAND_STROKE;
+      ctx.beginPath();
+      for (const b of bands) ctx.rect(b.x - NODE_W / 2, b.y0, NODE_W, b.y1 - b.y0);
+      ctx.stroke();
+      // A bar on the left in the colour of the band's most common kind.
+      for (const b of bands) {
+        const count = new Map();
+        let top = null;
+        for (const it of b.items) {
+          const kind = it.more ? 'more' : it.node.kind;
+          const v = (count.get(kind) || 0) + 1;
+          count.set(kind, v);
+          if (top === null || v > count.get(top)) top = kind;
+        }
+        b.kind = top;
+        b.nodes = b.items.reduce((s, it) => s + (it.more ? 0 : 1), 0);
+        ctx.fillStyle = (COLORS[top] || COLORS.node).stroke;
+        ctx.fillRect(b.x - NODE_W / 2, b.y0, Math.min(NODE_W / 3, 3 / k), b.y1 - b.y0);
+      }
+      // Counts, in screen pixels, where they fit (across the band, or along it when it is narrow).
+      const { dpr } = this;
+      ctx.save();
+      ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+      ctx.font = BAND_FONT;
+      ctx.textBaseline = 'middle';
+      ctx.textAlign = 'center';
+      ctx.fillStyle = BAND_TEXT;
+      for (const b of bands) {
+        const sx0 = (b.x - NODE_W / 2 - this.cam.x) * k;
+        const w = NODE_W * k;
+        // The part of the band on screen: its count goes in the middle of what can be seen.
+        const sy0 = Math.max(0, (b.y0 - this.cam.y) * k);
+        const sy1 = Math.min(this.h, (b.y1 - this.cam.y) * k);
+        const h = sy1 - sy0;
+        const text = `${b.nodes.toLocaleString('en')} nodes`;
+        const tw = ctx.measureText(text).width;
+        let label = null;
+        if (w >= tw + 8 && h >= 15) {
+          ctx.fillText(text, sx0 + w / 2, (sy0 + sy1) / 2);
+          label = 'across';
+        } else if (w >= 13 && h >= tw + 10) {
+          ctx.save();
+          ctx.translate(sx0 + w / 2 + 1, (sy0 + sy1) / 2);
+          ctx.rotate(-Math.PI / 2);
+          ctx.fillText(text, 0, 0);
+          ctx.restore();
+          label = 'along';
+        }
+        if (bandInfo.length < 200) bandInfo.push({ x: sx0, y: (b.y0 - this.cam.y) * k, width: w, height: (b.y1 - b.y0) * k, nodes: b.nodes, kind: b.kind, label });
+      }
+      ctx.restore();
+    }
     ctx.strokeStyle = PV_COLOR;
-    ctx.lineWidth = 3 / this.cam.k;
+    ctx.lineWidth = 3 / k;
     ctx.beginPath();
-    for (const list of byKind.values()) for (const it of list) if (!it.more && it.node.best && this.isPv(it.node)) ctx.rect(it.cx - NODE_W / 2, it.cy - NODE_H / 2, NODE_W, NODE_H);
+    for (const it of shownItems) if (!it.more && it.node.best && this.isPv(it.node)) ctx.rect(it.cx - NODE_W / 2, it.cy - NODE_H / 2, NODE_W, NODE_H);
     ctx.stroke();
     if (this.findState || this.diff || this.picks.length) {
-      for (const list of byKind.values()) for (const it of list) if (!it.more) this.drawMarks(it, it.cx - NODE_W / 2, it.cy - NODE_H / 2);
+      for (const it of shownItems) if (!it.more) this.drawMarks(it, it.cx - NODE_W / 2, it.cy - NODE_H / 2);
     }
     const f = this.focusItem();
     if (f && inView(f)) {
       ctx.strokeStyle = FOCUS_COLOR;
-      ctx.lineWidth = 3 / this.cam.k;
+      ctx.lineWidth = 3 / k;
       ctx.strokeRect(f.cx - NODE_W / 2 - 6, f.cy - NODE_H / 2 - 6, NODE_W + 12, NODE_H + 12);
     }
-    return drawn;
+    this.drawStats = { mode: 'far', boxes, bands: bands.length, banded, labelled: bandInfo.filter((b) => b.label).length, bandRects: bandInfo };
+    return shownItems.length;
   }
 
   /** Find matches, picks ("why A and not B") and what changed since the compared search. */
@@ -2014,7 +2142,7 @@ class Explorer {
   }
 
   viewStats() {
-    return { shown: this.items.length, drawn: this.lastDrawn, zoom: this.cam.k, nodes: this.model ? this.model.count : 0, lastLoadMs: this.lastLoadMs, layoutPending: !!this.pendingLayout };
+    return { shown: this.items.length, drawn: this.lastDrawn, zoom: this.cam.k, nodes: this.model ? this.model.count : 0, lastLoadMs: this.lastLoadMs, layoutPending: !!this.pendingLayout, draw: this.drawStats ?? null };
   }
 
   // -------------------------------------------------------------------------------------------
@@ -2225,7 +2353,7 @@ class Explorer {
         result = await Promise.resolve()
           .then(() => this.parseInWorker(src))
           .catch(() => importText(src));
-        if (result.ok && result.wire) result = { ok: true, model: fromWire(result.wire) };
+        if (result.ok && result.wire) result = { ok: true, model: await fromWireInSlices(result.wire, { yieldNow }) };
       } else result = importText(src);
     } else result = importValue(src);
     if (!result.ok) {
