@@ -969,29 +969,25 @@ function unpack(pack, i) {
   return (utf8 ||= new TextDecoder()).decode(chunk.subarray(start, start + len));
 }
 
-/** A model node whose heavy fields are decoded on first use. */
+/** Leaves share one empty list (frozen: nothing may add to it); a parent gets its own. */
+const NO_CHILDREN = Object.freeze([]);
+
+/**
+ * A model node whose heavy fields are decoded on first use. Fields that are usually empty (bound,
+ * alpha, beta, prob, count, visits, the flags) are own properties only where set, and otherwise read
+ * from the prototype: at a million nodes, smaller objects mean less for the garbage collector.
+ */
 class WireNode {
-  constructor(id, kind) {
+  constructor(id, kind, label, value, size, parent, depth) {
     this.id = id;
-    this.label = null;
+    this.label = label;
     this.kind = kind;
-    this.inferred = false;
-    this.value = null;
-    this.bound = null;
-    this.alpha = null;
-    this.beta = null;
-    this.prob = null;
-    this.best = false;
-    this.tt = false;
-    this.count = null;
-    this.visits = null;
-    this.children = [];
-    this.parent = null;
-    this.depth = 0;
-    this.size = 1;
-    this._pack = null; // the packed breakdowns and this node's place in them
-    this._at = -1;
-    this._decoded = null;
+    this.value = value;
+    this.children = NO_CHILDREN;
+    this.parent = parent;
+    this.depth = depth;
+    this.size = size;
+    this._at = -1; // this node's place in the packed breakdowns (-1: none)
   }
 
   _get(key) {
@@ -1009,6 +1005,7 @@ class WireNode {
   get reason() { return this._get('reason'); }
   get extra() { return this._get('extra'); }
 }
+Object.assign(WireNode.prototype, { inferred: false, bound: null, alpha: null, beta: null, prob: null, best: false, tt: false, count: null, visits: null, _pack: null, _decoded: null });
 
 const nn = (v) => (v === null || v === undefined ? NaN : v);
 
@@ -1084,33 +1081,32 @@ function buildWireNodes(wire, nodes, from, to, seen) {
   for (let i = from; i < to; i++) {
     const idn = idNums[i];
     const k = kind[i];
-    const n = new WireNode(Number.isNaN(idn) ? unpack(idTexts, i) : idn, KINDS[k]);
-    n.label = unpack(labels, i);
-    const f = flags[i];
-    n.best = (f & 1) !== 0;
-    n.tt = (f & 2) !== 0;
-    n.inferred = (f & 4) !== 0;
-    n.bound = BOUND_CODES[(f >> 3) & 3];
-    seen.kinds |= 1 << k;
-    if (n.best) seen.best = true;
     const b = i * W;
-    n.value = Number.isNaN(nums[b]) ? null : nums[b];
-    n.alpha = Number.isNaN(nums[b + 1]) ? null : nums[b + 1];
-    n.beta = Number.isNaN(nums[b + 2]) ? null : nums[b + 2];
-    n.prob = Number.isNaN(nums[b + 3]) ? null : nums[b + 3];
-    n.count = Number.isNaN(nums[b + 4]) ? null : nums[b + 4];
-    n.visits = Number.isNaN(nums[b + 5]) ? null : nums[b + 5];
-    n.size = nums[b + 6];
+    const p = parent[i];
+    const pn = p >= 0 ? nodes[p] : null;
+    const v = nums[b];
+    const n = new WireNode(Number.isNaN(idn) ? unpack(idTexts, i) : idn, KINDS[k], unpack(labels, i), Number.isNaN(v) ? null : v, nums[b + 6], pn, pn ? pn.depth + 1 : 0);
+    const f = flags[i];
+    if (f !== 0) {
+      if (f & 1) n.best = true;
+      if (f & 2) n.tt = true;
+      if (f & 4) n.inferred = true;
+      if (f >> 3) n.bound = BOUND_CODES[(f >> 3) & 3];
+    }
+    seen.kinds |= 1 << k;
+    if (f & 1) seen.best = true;
+    if (!Number.isNaN(nums[b + 1])) n.alpha = nums[b + 1];
+    if (!Number.isNaN(nums[b + 2])) n.beta = nums[b + 2];
+    if (!Number.isNaN(nums[b + 3])) n.prob = nums[b + 3];
+    if (!Number.isNaN(nums[b + 4])) n.count = nums[b + 4];
+    if (!Number.isNaN(nums[b + 5])) n.visits = nums[b + 5];
     if (heavy.refs[i * 3 + 2] >= 0) {
       n._pack = heavy;
       n._at = i;
     }
-    const p = parent[i];
-    if (p >= 0) {
-      const pn = nodes[p];
-      n.parent = pn;
-      n.depth = pn.depth + 1;
-      pn.children.push(n);
+    if (pn) {
+      if (pn.children === NO_CHILDREN) pn.children = [n];
+      else pn.children.push(n);
     }
     nodes[i] = n;
   }
@@ -1141,16 +1137,15 @@ export async function fromWireInSlices(wire, { sliceMs = 8, yieldNow, cancelled 
   const count = wire.parent.length;
   const nodes = new Array(count);
   const seen = { kinds: 0, best: false };
+  // Blocks of 256 nodes until the slice has taken sliceMs (a clock read per block, not per node).
   let at = 0;
-  let step = 2000;
   while (at < count) {
     const t0 = performance.now();
-    const to = Math.min(count, at + step);
-    buildWireNodes(wire, nodes, at, to, seen);
-    at = to;
-    const ms = performance.now() - t0;
-    // Aim each slice at sliceMs.
-    step = Math.max(500, Math.min(200000, Math.round((step * sliceMs) / Math.max(ms, 0.1))));
+    do {
+      const to = Math.min(count, at + 256);
+      buildWireNodes(wire, nodes, at, to, seen);
+      at = to;
+    } while (at < count && performance.now() - t0 < sliceMs);
     if (at < count) {
       await yieldNow();
       if (cancelled()) return null;
