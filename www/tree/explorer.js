@@ -501,6 +501,9 @@ class Explorer {
     // matched by moves from the root.
     const keep = opts.keepView && this.model ? { open: [...this.expanded].map((n) => this.pathOf(n)), focus: this.focus && !this.focus.more ? this.pathOf(this.focus) : [], cam: { ...this.cam }, moved: this.userMoved } : null;
     this.model = model;
+    // A tree that may need the layout worker starts it now, so that the first large layout does
+    // not wait for the worker's script to load.
+    if (model.count > SYNC_LAYOUT_MAX) this.layoutWorker();
     this.error.textContent = '';
     this.error.hidden = true;
     this.empty.hidden = true;
