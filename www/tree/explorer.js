@@ -33,6 +33,7 @@ const WORKER_THRESHOLD = 1 << 20; // parse texts above 1 MB in the worker
 // (2,000 items), less than a worker's round trip (a message each way, 1–5 ms), and a click then
 // opens its node in the same frame. Larger sets go to the layout worker (layout-worker.js).
 const SYNC_LAYOUT_MAX = 2000;
+const POST_PART = 1 << 23; // characters per message when a long text is sent to the parse worker
 const MIN_K = 0.03;
 const MAX_K = 4;
 
@@ -88,13 +89,21 @@ function el(tag, attrs = {}, ...kids) {
   return e;
 }
 
-/** Gives the event loop a turn (drawing, input) and resolves: scheduler.yield where there is one. */
-function yieldNow() {
-  if (typeof scheduler !== 'undefined' && scheduler.yield) return scheduler.yield();
+/**
+ * Lets the page draw a frame and answer input, then resolves. (A message-channel or scheduler.yield
+ * turn is not enough: Chromium runs those before drawing, and drew only every ~120 ms that way.)
+ * Pages in the background get no frames: there a timer resolves it.
+ */
+function yieldToFrame() {
   return new Promise((resolve) => {
-    const ch = new MessageChannel();
-    ch.port1.onmessage = () => resolve();
-    ch.port2.postMessage(null);
+    let done = false;
+    const go = () => {
+      if (done) return;
+      done = true;
+      resolve();
+    };
+    if (typeof requestAnimationFrame === 'function') requestAnimationFrame(() => setTimeout(go, 0));
+    setTimeout(go, 100);
   });
 }
 
@@ -389,7 +398,7 @@ class Explorer {
       // The model's nodes are built in slices between which the page goes on drawing and
       // answering: the tree on screen stays usable until the new one is complete.
       if (result.ok && result.wire && seq === this.loadSeq) {
-        const model = await fromWireInSlices(result.wire, { yieldNow, cancelled: () => seq !== this.loadSeq });
+        const model = await fromWireInSlices(result.wire, { yieldNow: yieldToFrame, cancelled: () => seq !== this.loadSeq });
         result = model ? { ok: true, model } : result;
       }
     } else {
@@ -427,9 +436,20 @@ class Explorer {
       };
     }
     const id = ++this.workerSeq;
+    const worker = this.worker;
     return new Promise((resolve, reject) => {
       this.workerJobs.set(id, { resolve, reject });
-      this.worker.postMessage({ id, text });
+      // A long text goes to the worker in parts, a frame apart: copying 300 MB in one message
+      // holds the page for a third of a second.
+      (async () => {
+        let at = 0;
+        while (text.length - at > POST_PART) {
+          worker.postMessage({ id, part: text.slice(at, at + POST_PART) });
+          at += POST_PART;
+          await yieldToFrame();
+        }
+        worker.postMessage({ id, text: at ? text.slice(at) : text });
+      })();
     });
   }
 
@@ -2356,7 +2376,7 @@ class Explorer {
         result = await Promise.resolve()
           .then(() => this.parseInWorker(src))
           .catch(() => importText(src));
-        if (result.ok && result.wire) result = { ok: true, model: await fromWireInSlices(result.wire, { yieldNow }) };
+        if (result.ok && result.wire) result = { ok: true, model: await fromWireInSlices(result.wire, { yieldNow: yieldToFrame }) };
       } else result = importText(src);
     } else result = importValue(src);
     if (!result.ok) {

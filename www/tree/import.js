@@ -1133,7 +1133,7 @@ export function fromWire(wire) {
  * between slices (`yieldNow()`, a promise), so that a million nodes do not block the page. Resolves
  * to the model, or to null when `cancelled()` turns true between slices.
  */
-export async function fromWireInSlices(wire, { sliceMs = 8, yieldNow, cancelled = () => false } = {}) {
+export async function fromWireInSlices(wire, { sliceMs = 10, yieldNow, cancelled = () => false } = {}) {
   const count = wire.parent.length;
   const nodes = new Array(count);
   const seen = { kinds: 0, best: false };
