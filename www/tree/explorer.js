@@ -1399,10 +1399,16 @@ class Explorer {
         if (w >= tw + 8 && h >= 15) {
           ctx.fillText(text, sx0 + w / 2, (sy0 + sy1) / 2);
           label = 'across';
-        } else if (w >= 13 && h >= tw + 10) {
+        } else if (LEVEL_GAP * k >= 14 && h >= tw + 10) {
+          // Along the band, on a white outline so that it reads where it is wider than the band
+          // (columns are at least 14 px apart here, so neighbouring counts do not touch).
           ctx.save();
           ctx.translate(sx0 + w / 2 + 1, (sy0 + sy1) / 2);
           ctx.rotate(-Math.PI / 2);
+          ctx.lineWidth = 3;
+          ctx.lineJoin = 'round';
+          ctx.strokeStyle = 'rgba(255, 255, 255, 0.9)';
+          ctx.strokeText(text, 0, 0);
           ctx.fillText(text, 0, 0);
           ctx.restore();
           label = 'along';
