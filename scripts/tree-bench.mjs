@@ -207,10 +207,10 @@ try {
   server.stop();
 }
 console.log(`\n${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, ${cpus().length} cores (${cpus()[0] ? cpus()[0].model.trim() : '?'}), load average ${loadavg().map((v) => v.toFixed(1)).join(' ')} (1, 5, 15 min); headless Chromium, 1280×860.\n`);
-console.log('| nodes | JSON | parse | first paint | longest task while loading | open 20,000: layout round trip (worker / page) | longest task while opening | pan/zoom frame median | p95 | drawing median | p95 | click to expand |');
+console.log('| nodes | JSON | parse | first paint | longest task / frame gap while loading | open up to 20,000: layout round trip (worker / page) | longest task / frame gap while opening | pan/zoom frame median | p95 | drawing median | p95 | click to expand |');
 console.log('| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
 for (const r of rows) {
   console.log(
-    `| ${r.nodes.toLocaleString('en')} | ${r.mb.toFixed(0)} MB | ${f0(r.parse)} ms | ${f0(r.firstPaint)} ms | ${f0(r.loadLongest)} ms | ${f0(r.expandLayout)} ms (${f1(r.expandLayoutWorker)} / ${f1(r.expandLayoutMain)} ms) | ${f0(r.expandLongest)} ms | ${f1(r.frameMed)} ms | ${f1(r.frameP95)} ms | ${f1(r.drawMed)} ms | ${f1(r.drawP95)} ms | ${f1(r.clickMs)} ms |`,
+    `| ${r.nodes.toLocaleString('en')} | ${r.mb.toFixed(0)} MB | ${f0(r.parse)} ms | ${f0(r.firstPaint)} ms | ${f0(r.loadLongest)} / ${f0(r.loadGap)} ms | ${f0(r.expandLayout)} ms (${f1(r.expandLayoutWorker)} / ${f1(r.expandLayoutMain)} ms; ${r.expandShown.toLocaleString('en')} shown) | ${f0(r.expandLongest)} / ${f0(r.expandGap)} ms | ${f1(r.frameMed)} ms | ${f1(r.frameP95)} ms | ${f1(r.drawMed)} ms | ${f1(r.drawP95)} ms | ${f1(r.clickMs)} ms |`,
   );
 }
