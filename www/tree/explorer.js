@@ -7,6 +7,7 @@
 //   explorer.showDocument(doc, { keepView: true });  // a live view: keep what is open, focus, camera
 //   await explorer.loadText(text);       // any supported format, as text (large texts parse in a worker)
 //   explorer.current();                  // the shown tree as a plyscope-tree document
+//   await explorer.whenLaidOut();        // layouts of more than 2,000 shown nodes come from a worker
 //
 // Options (all optional):
 //   example: URL of a document to open first        siblings: children shown before "+K more" (12)
