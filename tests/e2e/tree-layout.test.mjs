@@ -85,7 +85,8 @@ test('large layouts come from the worker, the same as on the page; a stale answe
       if (d < 2) n.children = kids(d + 1);
       return n;
     });
-    x.showDocument({ format: 'plyscope-tree', version: 1, stats: {}, root: { id: 0, kind: 'max', value: 0, children: kids(1) } });
+    const doc = { format: 'plyscope-tree', version: 1, stats: {}, root: { id: 0, kind: 'max', value: 0, children: kids(1) } };
+    x.showDocument(doc);
     const shownBefore = x.stats().shown;
     const n = x.expandAll(10000);
     const pending = x.stats().layoutPending;
@@ -113,6 +114,15 @@ test('large layouts come from the worker, the same as on the page; a stale answe
       const b = x.nodeBox(seq[i].id);
       worst = Math.max(worst, Math.abs((b.y - root.y) / k - ys[i]));
     }
+    // A live update (keepView) of the same tree keeps all 3,661 open, through the worker, and the camera.
+    await new Promise((r) => setTimeout(r, 400)); // the camera's move to fit ends
+    const cam = x.stats().zoom;
+    const next = JSON.parse(JSON.stringify(doc));
+    next.root.value = 5;
+    x.showDocument(next, { keepView: true });
+    const keepPending = x.stats().layoutPending;
+    await x.whenLaidOut();
+    const kept = { pending: keepPending, shown: x.stats().shown, zoom: Math.abs(x.stats().zoom - cam) < 1e-9, rootValue: x.model().root.value, box: !!x.nodeBox(seq[seq.length - 1].id) };
     // Open everything, then at once collapse: the worker's answer for the first request must not
     // replace the collapsed layout.
     x.expandAll(10000);
@@ -120,13 +130,14 @@ test('large layouts come from the worker, the same as on the page; a stale answe
     const afterCollapse = x.stats().shown;
     await x.whenLaidOut();
     await new Promise((r) => setTimeout(r, 500));
-    return { n, shownBefore, pending, shownWhilePending, shownAfter, worst, afterCollapse, later: x.stats().shown, stillPending: x.stats().layoutPending };
+    return { kept, n, shownBefore, pending, shownWhilePending, shownAfter, worst, afterCollapse, later: x.stats().shown, stillPending: x.stats().layoutPending };
   });
   assert.equal(out.n, 3661);
   assert.equal(out.pending, true, 'a layout of 3,661 nodes goes to the worker');
   assert.equal(out.shownWhilePending, out.shownBefore, 'the previous layout stays until the answer comes');
   assert.equal(out.shownAfter, 3661);
   assert.ok(out.worst < 0.01, `positions differ by ${out.worst}`);
+  assert.deepEqual(out.kept, { pending: true, shown: 3661, zoom: true, rootValue: 5, box: true });
   // Collapsed: the root, its first 12 children and "+48 more".
   assert.equal(out.afterCollapse, 14, 'a small layout is applied at once');
   assert.equal(out.later, 14, 'the stale answer was dropped');

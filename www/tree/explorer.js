@@ -520,7 +520,7 @@ class Explorer {
   setModel(model, text, doc, opts = {}) {
     // keepView (a live view updated every iteration): keep what is open, the focus and the camera,
     // matched by moves from the root.
-    const keep = opts.keepView && this.model ? { open: [...this.expanded].map((n) => this.pathOf(n)), focus: this.focus && !this.focus.more ? this.pathOf(this.focus) : [], cam: { ...this.cam }, moved: this.userMoved } : null;
+    const keep = opts.keepView && this.model ? { open: [...this.expanded].map((n) => this.pathOf(n)), limits: [...this.limits].map(([n, v]) => [this.pathOf(n), v]), focus: this.focus && !this.focus.more ? this.pathOf(this.focus) : [], cam: { ...this.cam }, moved: this.userMoved } : null;
     this.model = model;
     // A tree that may need the layout worker starts it now, so that the first large layout does
     // not wait for the worker's script to load.
@@ -566,6 +566,11 @@ class Explorer {
       for (const p of keep.open) {
         const n = this.follow(p);
         if (n.children.length) this.expanded.add(n);
+      }
+      // And as many siblings as were shown past "+K more".
+      for (const [p, v] of keep.limits) {
+        const n = this.follow(p);
+        if (this.pathOf(n).length === p.length) this.limits.set(n, v);
       }
       this.focus = this.follow(keep.focus);
       this.relayout(false);
