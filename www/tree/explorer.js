@@ -584,7 +584,6 @@ class Explorer {
       this.fit(false);
     }
     this.updateFocusUi();
-
     if (this.options.onLoad) this.options.onLoad(model);
   }
 
