@@ -1,14 +1,16 @@
 #!/usr/bin/env node
 // Tree explorer benchmark: serves the page, generates search trees of about 10^4, 10^5 and 10^6 nodes
 // in the page, loads each as a pasted document would be, and prints parse, layout and first-paint
-// times and the frame times while panning and zooming (median and 95th percentile).
+// times, the frame times while panning and zooming (median and 95th percentile), and the longest
+// main-thread task (PerformanceObserver 'longtask': tasks over 50 ms) and the longest gap between
+// animation frames while the document loads and while 20,000 nodes are opened and laid out.
 //
 //   node scripts/tree-bench.mjs            # all three sizes
 //   node scripts/tree-bench.mjs 4 5        # only 10^4 and 10^5 (the exponents of ten)
 //
 // Needs playwright-core (npm install) and Chromium at /usr/bin/chromium (or $CHROMIUM).
 import { startServer, launch } from '../tests/e2e/harness.mjs';
-import { cpus } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 
 const exps = process.argv.slice(2).map(Number).filter((e) => e >= 2 && e <= 7);
 const sizes = exps.length ? exps : [4, 5, 6];
@@ -19,6 +21,7 @@ function quantile(xs, q) {
   return s[Math.min(s.length - 1, Math.floor(q * s.length))];
 }
 const f1 = (v) => (Number.isFinite(v) ? v.toFixed(1) : '–');
+const f0 = (v) => (Number.isFinite(v) ? Math.round(v).toLocaleString('en') : '–');
 
 const server = await startServer();
 const browser = await launch();
@@ -30,6 +33,33 @@ try {
     page.on('pageerror', (err) => errors.push(err.message));
     await page.goto(`${server.url}tree/`);
     await page.waitForFunction(() => window.explorer && window.explorer.model());
+    // Every main-thread task over 50 ms from here on, and the gaps between animation frames.
+    await page.evaluate(() => {
+      window.__longs = [];
+      new PerformanceObserver((l) => l.getEntries().forEach((en) => window.__longs.push({ start: en.startTime, ms: en.duration }))).observe({ type: 'longtask' });
+      window.__gaps = { on: false, max: 0, last: 0 };
+      const tick = (now) => {
+        const g = window.__gaps;
+        if (g.on) {
+          if (g.last) g.max = Math.max(g.max, now - g.last);
+          g.last = now;
+        }
+        requestAnimationFrame(tick);
+      };
+      requestAnimationFrame(tick);
+      window.__phase = async (fn) => {
+        const g = window.__gaps;
+        Object.assign(g, { on: true, max: 0, last: 0 });
+        const t0 = performance.now();
+        const out = await fn();
+        // Long tasks are reported a little after they end.
+        await new Promise((res) => setTimeout(res, 300));
+        g.on = false;
+        const t1 = performance.now();
+        const longs = window.__longs.filter((l) => l.start >= t0 - 1 && l.start <= t1);
+        return { ...out, longest: longs.length ? Math.max(...longs.map((l) => l.ms)) : 0, longCount: longs.length, frameGap: g.max };
+      };
+    });
     // A tree with 10 children per node, e levels deep: (10^(e+1) - 1) / 9 nodes, values and
     // pre-scores at every node, an evaluation breakdown at every leaf, a best line.
     const gen = await page.evaluate((depth) => {
@@ -62,24 +92,32 @@ try {
       return { nodes: id, leaves, mb: window.__benchText.length / 1e6, genMs: performance.now() - t0 };
     }, e);
     // Load it as the "Load tree" button would (large texts parse in the worker).
-    const load = await page.evaluate(async () => {
-      const x = window.explorer;
-      const r = await x.loadText(window.__benchText, 'bench');
-      window.__benchText = null;
-      await new Promise((res) => requestAnimationFrame(() => requestAnimationFrame(res)));
-      return { ok: r.ok, nodes: r.nodes, ...x.timings() };
-    });
+    const load = await page.evaluate(() =>
+      window.__phase(async () => {
+        const x = window.explorer;
+        const r = await x.loadText(window.__benchText, 'bench');
+        window.__benchText = null;
+        await new Promise((res) => requestAnimationFrame(() => requestAnimationFrame(res)));
+        return { ok: r.ok, nodes: r.nodes, ...x.timings() };
+      }),
+    );
     if (!load.ok) throw new Error(`10^${e}: the document did not load`);
     // Open up to 20,000 nodes breadth first, then pan and zoom with the mouse while recording frames.
-    const open = await page.evaluate(async () => {
-      const x = window.explorer;
-      const t = performance.now();
-      const shown = x.expandAll(20000);
-      await new Promise((res) => requestAnimationFrame(() => requestAnimationFrame(res)));
-      const ms = performance.now() - t;
-      await new Promise((res) => setTimeout(res, 400));
-      return { shown, ms, layoutMs: x.timings().layoutMs };
-    });
+    const open = await page.evaluate(() =>
+      window.__phase(async () => {
+        const x = window.explorer;
+        const t = performance.now();
+        const shown = x.expandAll(20000);
+        // The page returns at once; the positions come back from the layout worker.
+        const pending = x.stats().layoutPending;
+        await x.whenLaidOut();
+        await new Promise((res) => requestAnimationFrame(() => requestAnimationFrame(res)));
+        const ms = performance.now() - t;
+        await new Promise((res) => setTimeout(res, 400));
+        const tm = x.timings();
+        return { shown, ms, pending, layoutMs: tm.layoutMs, layoutMainMs: tm.layoutMainMs, layoutWorkerMs: tm.layoutWorkerMs };
+      }),
+    );
     const box = await page.locator('[data-testid=tree-view] canvas').boundingBox();
     const measure = async (name, act) => {
       await page.evaluate(() => {
@@ -138,6 +176,14 @@ try {
       expandShown: open.shown,
       expandMs: open.ms,
       expandLayout: open.layoutMs,
+      expandLayoutMain: open.layoutMainMs,
+      expandLayoutWorker: open.layoutWorkerMs,
+      expandInWorker: open.pending,
+      loadLongest: load.longest,
+      loadLongCount: load.longCount,
+      loadGap: load.frameGap,
+      expandLongest: open.longest,
+      expandGap: open.frameGap,
       frameMed: quantile(frames, 0.5),
       frameP95: quantile(frames, 0.95),
       drawMed: quantile(draws, 0.5),
@@ -149,7 +195,8 @@ try {
     rows.push(row);
     console.log(
       `${row.size}: ${row.nodes.toLocaleString('en')} nodes, ${row.mb.toFixed(1)} MB; parse ${f1(row.parse)} ms, layout ${f1(row.layout)} ms, first paint ${f1(row.firstPaint)} ms; ` +
-        `expand ${row.expandShown.toLocaleString('en')} shown in ${f1(row.expandMs)} ms (layout ${f1(row.expandLayout)} ms); ` +
+        `while loading: longest main-thread task ${f1(row.loadLongest)} ms (${row.loadLongCount} over 50 ms), longest gap between frames ${f1(row.loadGap)} ms; ` +
+        `expand ${row.expandShown.toLocaleString('en')} shown in ${f1(row.expandMs)} ms (layout ${row.expandInWorker ? 'in the worker' : 'on the page'}: round trip ${f1(row.expandLayout)} ms, worker ${f1(row.expandLayoutWorker)} ms, page ${f1(row.expandLayoutMain)} ms; longest task ${f1(row.expandLongest)} ms, frame gap ${f1(row.expandGap)} ms); ` +
         `pan+zoom frames median ${f1(row.frameMed)} ms, p95 ${f1(row.frameP95)} ms (${row.frames} frames; drawing median ${f1(row.drawMed)} ms, p95 ${f1(row.drawP95)} ms); ` +
         `click to expand ${f1(row.clickMs)} ms${errors.length ? `; ERRORS ${errors.join(' | ')}` : ''}`,
     );
@@ -159,7 +206,11 @@ try {
   await browser.close();
   server.stop();
 }
-console.log(`\n${new Date().toISOString().slice(0, 10)}, ${cpus().length} cores (${cpus()[0] ? cpus()[0].model.trim() : '?'}), shared with other jobs; headless Chromium, 1280×860.\n`);
-console.log('| nodes | JSON | parse | layout | first paint | pan/zoom frame median | p95 | drawing median | p95 | open up to 20,000 nodes | click to expand |');
-console.log('| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
-for (const r of rows) console.log(`| ${r.nodes.toLocaleString('en')} | ${r.mb.toFixed(0)} MB | ${f1(r.parse)} ms | ${f1(r.layout)} ms | ${f1(r.firstPaint)} ms | ${f1(r.frameMed)} ms | ${f1(r.frameP95)} ms | ${f1(r.drawMed)} ms | ${f1(r.drawP95)} ms | ${f1(r.expandMs)} ms (${r.expandShown.toLocaleString('en')}) | ${f1(r.clickMs)} ms |`);
+console.log(`\n${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, ${cpus().length} cores (${cpus()[0] ? cpus()[0].model.trim() : '?'}), load average ${loadavg().map((v) => v.toFixed(1)).join(' ')} (1, 5, 15 min); headless Chromium, 1280×860.\n`);
+console.log('| nodes | JSON | parse | first paint | longest task / frame gap while loading | open up to 20,000: layout round trip (worker / page) | longest task / frame gap while opening | pan/zoom frame median | p95 | drawing median | p95 | click to expand |');
+console.log('| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+for (const r of rows) {
+  console.log(
+    `| ${r.nodes.toLocaleString('en')} | ${r.mb.toFixed(0)} MB | ${f0(r.parse)} ms | ${f0(r.firstPaint)} ms | ${f0(r.loadLongest)} / ${f0(r.loadGap)} ms | ${f0(r.expandLayout)} ms (${f1(r.expandLayoutWorker)} / ${f1(r.expandLayoutMain)} ms; ${r.expandShown.toLocaleString('en')} shown) | ${f0(r.expandLongest)} / ${f0(r.expandGap)} ms | ${f1(r.frameMed)} ms | ${f1(r.frameP95)} ms | ${f1(r.drawMed)} ms | ${f1(r.drawP95)} ms | ${f1(r.clickMs)} ms |`,
+  );
+}

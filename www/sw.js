@@ -28,6 +28,8 @@ const OPTIONAL = [
   './tree/import.js',
   './tree/analysis.js',
   './tree/parse-worker.js',
+  './tree/layout.js',
+  './tree/layout-worker.js',
   './tree/index.html',
   './tree-format.schema.json',
   './examples/index.json',

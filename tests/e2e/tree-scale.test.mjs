@@ -57,7 +57,11 @@ test('a 1,000,000-node tree opens, finds a deep node, and draws zoomed far out',
   console.log(`found ${want} leaves by value among 990,000 in ${Date.now() - t} ms (with the reveal)`);
   if (process.env.DEBUG_STEPS) console.log('step expand', new Date().toISOString());
   // Open 20,000 nodes and zoom far out: plain boxes, no labels, still every shown node drawn.
-  const shown = await page.evaluate(() => window.explorer.expandAll(20000));
+  const shown = await page.evaluate(async () => {
+    const n = window.explorer.expandAll(20000);
+    await window.explorer.whenLaidOut();
+    return n;
+  });
   assert.ok(shown >= 19000);
   const canvas = page.locator('[data-testid=tree-view] canvas');
   const b = await canvas.boundingBox();

@@ -421,6 +421,9 @@ test('a 100,000-node tree stays interactive (timings printed, not asserted)', as
     out.reveal = Math.round(performance.now() - t);
     t = performance.now();
     x.expandAll(20000);
+    // 20,000 shown nodes are laid out in the layout worker: the page goes on drawing meanwhile.
+    out.pendingAfterExpand = x.stats().layoutPending;
+    await x.whenLaidOut();
     await frame();
     out.expand20k = Math.round(performance.now() - t);
     out.shown = x.stats().shown;
@@ -432,6 +435,7 @@ test('a 100,000-node tree stays interactive (timings printed, not asserted)', as
   assert.equal(timings.ok, true);
   assert.equal(timings.nodes, 99499);
   assert.ok(timings.shown >= 19000, `shown ${timings.shown}`);
+  assert.equal(timings.pendingAfterExpand, true, 'a large layout goes to the worker');
   console.log(`100k tree: ${JSON.stringify(timings)}`);
   await shot(page, 'tree-100k-expanded');
   assert.deepEqual(errors, []);
@@ -521,6 +525,7 @@ test('a chain 8,000 plies deep loads, opens fully and finds its last node (no re
     const r = window.explorer.showDocument({ format: 'plyscope-tree', version: 1, stats: {}, root });
     const shown = window.explorer.expandAll(20000);
     const found = window.explorer.find('last');
+    await window.explorer.whenLaidOut();
     await new Promise((res) => setTimeout(res, 400));
     return { ok: r.ok, shown, found: found && found.depth, crumbs: document.querySelectorAll('.ps-crumbs li').length, status: document.querySelector('[data-testid=tree-status]').textContent };
   });

@@ -7,6 +7,7 @@
 //   explorer.showDocument(doc, { keepView: true });  // a live view: keep what is open, focus, camera
 //   await explorer.loadText(text);       // any supported format, as text (large texts parse in a worker)
 //   explorer.current();                  // the shown tree as a plyscope-tree document
+//   await explorer.whenLaidOut();        // layouts of more than 2,000 shown nodes come from a worker
 //
 // Options (all optional):
 //   example: URL of a document to open first        siblings: children shown before "+K more" (12)
@@ -17,9 +18,10 @@
 //
 // Everything taken from a document is drawn with fillText or set with textContent: never as HTML.
 
-import { importText, importValue, toDocument, fromWire } from './import.js';
+import { importText, importValue, toDocument, fromWireInSlices } from './import.js';
 import { scoreText, boundedScore, windowText, plainNumber, percent, percentShort, compactNumber, isMate, KIND_NAMES } from './format.js';
 import { movePath, whyCompare, matcher, findAll, diffTrees, subtreeDocument, staticScore } from './analysis.js';
+import { tidyLayout } from './layout.js';
 
 const NODE_W = 124;
 const NODE_H = 38;
@@ -28,6 +30,11 @@ const COUSIN_GAP = 58; // nodes of different parents in one column
 const LEVEL_GAP = 176;
 const ANIM_MS = 260;
 const WORKER_THRESHOLD = 1 << 20; // parse texts above 1 MB in the worker
+// Shown sets up to this size are laid out on the page, at once: the layout takes under 0.5 ms there
+// (2,000 items), less than a worker's round trip (a message each way, 1–5 ms), and a click then
+// opens its node in the same frame. Larger sets go to the layout worker (layout-worker.js).
+const SYNC_LAYOUT_MAX = 2000;
+const POST_PART = 1 << 23; // characters per message when a long text is sent to the parse worker
 const MIN_K = 0.03;
 const MAX_K = 4;
 
@@ -47,6 +54,12 @@ export const COLORS = {
   more: { fill: '#ffffff', stroke: '#9aa3ad', text: '#3a4450' },
 };
 const PV_COLOR = '#e89b00';
+// Zoomed far out, boxes of one column closer than this on screen merge into bands (drawCoarse).
+const BAND_GAP_PX = 2;
+const BAND_FILL = '#d9dee5';
+const BAND_STROKE = '#6f7b88';
+const BAND_TEXT = '#1d2733';
+const BAND_FONT = '600 11px system-ui, sans-serif';
 const CHANGED_COLOR = '#c2185b'; // compare: the value changed (badge) or the best move changed (outline)
 const PICK_COLOR = '#0b7a75'; // "why A and not B": the two picked nodes
 const MATCH_COLOR = '#1565c0'; // find: every match in view
@@ -75,6 +88,24 @@ function el(tag, attrs = {}, ...kids) {
   }
   for (const kid of kids) if (kid !== null && kid !== undefined) e.append(kid);
   return e;
+}
+
+/**
+ * Lets the page draw a frame and answer input, then resolves. (A message-channel or scheduler.yield
+ * turn is not enough: Chromium runs those before drawing, and drew only every ~120 ms that way.)
+ * Pages in the background get no frames: there a timer resolves it.
+ */
+function yieldToFrame() {
+  return new Promise((resolve) => {
+    let done = false;
+    const go = () => {
+      if (done) return;
+      done = true;
+      resolve();
+    };
+    if (typeof requestAnimationFrame === 'function') requestAnimationFrame(() => setTimeout(go, 0));
+    setTimeout(go, 100);
+  });
 }
 
 /** Builds the explorer inside `container` and returns its API. */
@@ -110,6 +141,8 @@ export function mountExplorer(container, options = {}) {
       return log;
     },
     stats: () => x.viewStats(),
+    /** Resolves once the last requested layout is in place (large ones are computed in a worker). */
+    whenLaidOut: () => x.whenLaidOut(),
     /** Where a shown node is on the page (CSS pixels, its centre), or null: for tests and tours. */
     nodeBox: (id) => x.nodeBox(id),
     destroy: () => x.destroy(),
@@ -132,6 +165,10 @@ class Explorer {
     this.itemOf = new Map();
     this.columns = [];
     this.leaving = [];
+    this.layoutSeq = 0;
+    this.pendingLayout = null; // a layout asked of the worker: { seq, items, itemOf, animate, after }
+    this.layoutWaiters = [];
+    this.itemsModel = null; // the model the shown items belong to
     this.cam = { x: 0, y: 0, k: 1 };
     this.camFrom = null;
     this.camTo = null;
@@ -306,6 +343,8 @@ class Explorer {
   destroy() {
     this.resizeObs.disconnect();
     if (this.worker) this.worker.terminate();
+    if (this.layoutWorkerObj) this.layoutWorkerObj.terminate();
+    this.pendingLayout = null;
     this.root.remove();
   }
 
@@ -357,7 +396,12 @@ class Explorer {
       result = await Promise.resolve()
         .then(() => this.parseInWorker(text))
         .catch(() => importText(text));
-      if (result.ok && result.wire) result = { ok: true, model: fromWire(result.wire) };
+      // The model's nodes are built in slices between which the page goes on drawing and
+      // answering: the tree on screen stays usable until the new one is complete.
+      if (result.ok && result.wire && seq === this.loadSeq) {
+        const model = await fromWireInSlices(result.wire, { yieldNow: yieldToFrame, cancelled: () => seq !== this.loadSeq });
+        result = model ? { ok: true, model } : result;
+      }
     } else {
       result = importText(text);
     }
@@ -393,9 +437,20 @@ class Explorer {
       };
     }
     const id = ++this.workerSeq;
+    const worker = this.worker;
     return new Promise((resolve, reject) => {
       this.workerJobs.set(id, { resolve, reject });
-      this.worker.postMessage({ id, text });
+      // A long text goes to the worker in parts, a frame apart: copying 300 MB in one message
+      // holds the page for a third of a second.
+      (async () => {
+        let at = 0;
+        while (text.length - at > POST_PART) {
+          worker.postMessage({ id, part: text.slice(at, at + POST_PART) });
+          at += POST_PART;
+          await yieldToFrame();
+        }
+        worker.postMessage({ id, text: at ? text.slice(at) : text });
+      })();
     });
   }
 
@@ -465,8 +520,11 @@ class Explorer {
   setModel(model, text, doc, opts = {}) {
     // keepView (a live view updated every iteration): keep what is open, the focus and the camera,
     // matched by moves from the root.
-    const keep = opts.keepView && this.model ? { open: [...this.expanded].map((n) => this.pathOf(n)), focus: this.focus && !this.focus.more ? this.pathOf(this.focus) : [], cam: { ...this.cam }, moved: this.userMoved } : null;
+    const keep = opts.keepView && this.model ? { open: [...this.expanded].map((n) => this.pathOf(n)), limits: [...this.limits].map(([n, v]) => [this.pathOf(n), v]), focus: this.focus && !this.focus.more ? this.pathOf(this.focus) : [], cam: { ...this.cam }, moved: this.userMoved } : null;
     this.model = model;
+    // A tree that may need the layout worker starts it now, so that the first large layout does
+    // not wait for the worker's script to load.
+    if (model.count > SYNC_LAYOUT_MAX) this.layoutWorker();
     this.error.textContent = '';
     this.error.hidden = true;
     this.empty.hidden = true;
@@ -475,8 +533,7 @@ class Explorer {
     this.ordered = new WeakMap();
     this.limits.clear();
     this.labelCache.clear();
-    this.items = [];
-    this.itemOf = new Map();
+    // The previous tree's items stay drawn (inert: see itemAt) until the new layout is in place.
     this.leaving = [];
     this.hover = null;
     this.hideTooltip();
@@ -509,6 +566,11 @@ class Explorer {
       for (const p of keep.open) {
         const n = this.follow(p);
         if (n.children.length) this.expanded.add(n);
+      }
+      // And as many siblings as were shown past "+K more".
+      for (const [p, v] of keep.limits) {
+        const n = this.follow(p);
+        if (this.pathOf(n).length === p.length) this.limits.set(n, v);
       }
       this.focus = this.follow(keep.focus);
       this.relayout(false);
@@ -589,6 +651,10 @@ class Explorer {
 
   buildLegend() {
     if (!this.model) return;
+    if ((!this.legendKinds || this.legendKinds.model !== this.model) && this.model.kindsPresent) {
+      // Read from the wire form as the nodes were built: no walk over a million nodes here.
+      this.legendKinds = { model: this.model, present: new Set(this.model.kindsPresent), pv: this.model.hasBestLine };
+    }
     if (!this.legendKinds || this.legendKinds.model !== this.model) {
       const present = new Set();
       let pv = false;
@@ -740,31 +806,32 @@ class Explorer {
     return m === n;
   }
 
-  /** Lays out the shown nodes: leaves of the shown tree take rows; a parent sits between its children. */
+  /**
+   * Lays out the shown nodes: gathers them here (cheap, in pre-order), computes their positions with
+   * layout.js (in the layout worker when there are more than SYNC_LAYOUT_MAX), and applies them when
+   * they arrive. Until then the previous layout stays drawn and usable; an answer for an older
+   * request is dropped. Camera moves asked for meanwhile (fit, centre on a node) wait for it.
+   */
   relayout(animate) {
     if (!this.model) return;
-    const tLayout = performance.now();
+    const t0 = performance.now();
     if (prefersReducedMotion()) animate = false;
-    const old = this.itemOf;
-    const now = performance.now();
-    // Where everything is drawn right now, to start the animation from.
-    if (animate && this.anim) this.stepAnimation(now, true);
+    const seq = ++this.layoutSeq;
     const items = [];
     const itemOf = new Map();
-    // A tidy layout: each subtree is packed against the ones above it level by level (its contour),
-    // so a collapsed sibling does not push the next branch away; a parent sits between its first and
-    // last child. Siblings are ROW_H apart, cousins a little more. Iterative, with contours stored
-    // deepest level first and merged into the deeper one, so a chain thousands deep stays linear.
+    const parents = [];
     const mkItem = (n, parentItem, depth) => {
-      const it = { node: n, more: false, parent: parentItem, x: depth * LEVEL_GAP, y: 0, rel: 0, depth, hasKids: n.children.length > 0, open: false, sx: 0, sy: 0, kids: null };
+      const it = { node: n, more: false, parent: parentItem, x: depth * LEVEL_GAP, y: 0, depth, hasKids: n.children.length > 0, open: false, sx: 0, sy: 0, kids: null, index: 0 };
       itemOf.set(n, it);
       return it;
     };
-    // 1. The shown items in pre-order (a parent before its subtree; "+K more" after its siblings).
+    // The shown items in pre-order (a parent before its subtree; "+K more" after its siblings).
     const stack = [mkItem(this.model.root, null, 0)];
     while (stack.length) {
       const item = stack.pop();
+      item.index = items.length;
       items.push(item);
+      parents.push(item.parent ? item.parent.index : -1);
       if (item.more) continue;
       const n = item.node;
       if (!(n.children.length && this.expanded.has(n))) continue;
@@ -772,7 +839,7 @@ class Explorer {
       const { list, hidden } = this.shownChildren(n);
       const kids = list.map((c) => mkItem(c, item, item.depth + 1));
       if (hidden > 0) {
-        const more = { node: null, more: true, parentNode: n, hidden, parent: item, x: (item.depth + 1) * LEVEL_GAP, y: 0, rel: 0, depth: item.depth + 1, hasKids: false, open: false, sx: 0, sy: 0, kids: null };
+        const more = { node: null, more: true, parentNode: n, hidden, parent: item, x: (item.depth + 1) * LEVEL_GAP, y: 0, depth: item.depth + 1, hasKids: false, open: false, sx: 0, sy: 0, kids: null, index: 0 };
         more.key = moreKey(n);
         itemOf.set(more.key, more);
         kids.push(more);
@@ -780,60 +847,66 @@ class Explorer {
       item.kids = kids;
       for (let k = kids.length - 1; k >= 0; k--) stack.push(kids[k]);
     }
-    // 2. Contours bottom-up (reverse pre-order visits children before parents). A contour holds,
-    // per level from the deepest up, the top and bottom y relative to `shift`.
-    const contour = new Map();
-    for (let i = items.length - 1; i >= 0; i--) {
-      const item = items[i];
-      if (!item.kids) {
-        contour.set(item, { top: [0], bot: [0], shift: 0 });
-        continue;
-      }
-      let acc = null;
-      const offsets = [];
-      for (const kid of item.kids) {
-        const c = contour.get(kid);
-        contour.delete(kid);
-        if (acc === null) {
-          offsets.push(0);
-          acc = c;
-          continue;
-        }
-        const common = Math.min(acc.top.length, c.top.length);
-        let off = -Infinity;
-        for (let d = 0; d < common; d++) {
-          const a = acc.bot[acc.bot.length - 1 - d] + acc.shift;
-          const b = c.top[c.top.length - 1 - d] + c.shift;
-          off = Math.max(off, a - b + (d === 0 ? ROW_H : COUSIN_GAP));
-        }
-        c.shift += off;
-        offsets.push(off);
-        if (c.top.length <= acc.top.length) {
-          for (let d = 0; d < c.top.length; d++) {
-            const ai = acc.bot.length - 1 - d;
-            acc.bot[ai] = Math.max(acc.bot[ai], c.bot[c.bot.length - 1 - d] + c.shift - acc.shift);
-          }
-        } else {
-          // The new subtree is deeper: keep its arrays, with the earlier tops where both reach.
-          for (let d = 0; d < acc.top.length; d++) {
-            const ci = c.top.length - 1 - d;
-            const ai = acc.top.length - 1 - d;
-            c.top[ci] = acc.top[ai] + acc.shift - c.shift;
-            c.bot[ci] = Math.max(c.bot[ci], acc.bot[ai] + acc.shift - c.shift);
-          }
-          acc = c;
-        }
-      }
-      // The first child's contour started at offset 0: `offsets` are the children's positions.
-      const mid = (offsets[0] + offsets[offsets.length - 1]) / 2;
-      item.kids.forEach((kid, k) => (kid.rel = offsets[k] - mid));
-      acc.shift -= mid;
-      acc.top.push(-acc.shift);
-      acc.bot.push(-acc.shift);
-      contour.set(item, acc);
+    const parent = Int32Array.from(parents);
+    // Camera moves waiting for an older request now wait for this one.
+    const job = { seq, items, itemOf, animate, t0, after: this.pendingLayout ? this.pendingLayout.after : [], gatherMs: 0, workerMs: null };
+    job.gatherMs = performance.now() - t0;
+    this.pendingLayout = job;
+    const worker = items.length > SYNC_LAYOUT_MAX ? this.layoutWorker() : null;
+    if (!worker) {
+      this.applyLayout(job, tidyLayout(parent, ROW_H, COUSIN_GAP));
+      return;
     }
-    // 3. Absolute positions, parents first.
-    for (const it of items) it.y = it.parent ? it.parent.y + it.rel : 0;
+    this.info.textContent = `${this.model.count.toLocaleString('en')} nodes · laying out ${items.length.toLocaleString('en')}…`;
+    worker.postMessage({ seq, parent, rowGap: ROW_H, cousinGap: COUSIN_GAP }, [parent.buffer]);
+  }
+
+  /** The layout worker, started on first use; null where workers cannot run (then layouts run here). */
+  layoutWorker() {
+    if (this.layoutWorkerFailed || typeof Worker === 'undefined') return null;
+    if (this.layoutWorkerObj) return this.layoutWorkerObj;
+    try {
+      const w = new Worker(new URL('./layout-worker.js', import.meta.url), { type: 'module' });
+      w.onmessage = (e) => {
+        const job = this.pendingLayout;
+        if (!job || e.data.seq !== job.seq) return; // a newer layout was asked for
+        if (e.data.error) {
+          this.layoutHere(job);
+          return;
+        }
+        job.workerMs = e.data.ms;
+        this.applyLayout(job, e.data.y);
+      };
+      w.onerror = (e) => {
+        if (e && e.preventDefault) e.preventDefault();
+        this.layoutWorkerFailed = true;
+        this.layoutWorkerObj = null;
+        w.terminate();
+        if (this.pendingLayout) this.layoutHere(this.pendingLayout);
+      };
+      this.layoutWorkerObj = w;
+      return w;
+    } catch {
+      this.layoutWorkerFailed = true;
+      return null;
+    }
+  }
+
+  /** Lays out a pending request on the page (the worker failed). */
+  layoutHere(job) {
+    const parent = Int32Array.from(job.items, (it) => (it.parent ? it.parent.index : -1));
+    this.applyLayout(job, tidyLayout(parent, ROW_H, COUSIN_GAP));
+  }
+
+  /** Installs a computed layout: positions, animation from where things are drawn now, bounds. */
+  applyLayout(job, ys) {
+    const tApply = performance.now();
+    let animate = job.animate;
+    const { items, itemOf } = job;
+    for (let i = 0; i < items.length; i++) items[i].y = ys[i];
+    // Where everything is drawn right now, to start the animation from.
+    if (animate && this.anim) this.stepAnimation(tApply, true);
+    const old = this.itemOf;
     // Starting points: where each node was, or where its parent was when it appears.
     const leaving = [];
     for (const it of items) {
@@ -863,24 +936,27 @@ class Explorer {
         const target = a ? itemOf.get(a.more ? a.key : a.node) : null;
         if (!target) continue;
         leaving.push({ ...prev, sx: prev.cx ?? prev.x, sy: prev.cy ?? prev.y, tx: target.x, ty: target.y, target, leaving: true });
+        if (leaving.length > 3000) break;
       }
     }
     this.items = items;
     this.itemOf = itemOf;
+    this.itemsModel = this.model;
     this.leaving = leaving.length > 3000 ? [] : leaving;
     const byDepth = [];
     for (const it of items) (byDepth[it.depth] ||= []).push(it);
     // Rows grow with the walk, so each column is already sorted by y.
     this.columns = byDepth;
-    this.bounds = {
-      x0: -NODE_W / 2,
-      x1: (byDepth.length - 1) * LEVEL_GAP + NODE_W / 2,
-      y0: Math.min(...byDepth.map((c) => c[0].y)) - NODE_H / 2,
-      y1: Math.max(...byDepth.map((c) => c[c.length - 1].y)) + NODE_H / 2,
-    };
+    let y0 = Infinity;
+    let y1 = -Infinity;
+    for (const col of byDepth) {
+      y0 = Math.min(y0, col[0].y);
+      y1 = Math.max(y1, col[col.length - 1].y);
+    }
+    this.bounds = { x0: -NODE_W / 2, x1: (byDepth.length - 1) * LEVEL_GAP + NODE_W / 2, y0: y0 - NODE_H / 2, y1: y1 + NODE_H / 2 };
     this.info.textContent = `${this.model.count.toLocaleString('en')} nodes · ${items.length.toLocaleString('en')} shown`;
     if (animate && items.length < 20000) {
-      this.anim = { start: now, dur: ANIM_MS };
+      this.anim = { start: tApply, dur: ANIM_MS };
     } else {
       this.anim = null;
       this.leaving = [];
@@ -890,8 +966,34 @@ class Explorer {
         it.fade = 1;
       }
     }
-    this.timings.layoutMs = performance.now() - tLayout;
+    const tEnd = performance.now();
+    // layoutMs: from the request to the positions in place (the worker's round trip included);
+    // layoutMainMs: what the page itself spent (gathering and applying).
+    this.timings.layoutMs = tEnd - job.t0;
+    this.timings.layoutMainMs = job.gatherMs + (tEnd - tApply);
+    this.timings.layoutWorkerMs = job.workerMs;
+    this.timings.layoutShown = items.length;
+    this.pendingLayout = null;
+    for (const fn of job.after) fn();
+    if (!this.pendingLayout && this.layoutWaiters.length) {
+      const waiters = this.layoutWaiters;
+      this.layoutWaiters = [];
+      for (const r of waiters) r();
+    }
     this.invalidate();
+  }
+
+  /** Runs `fn` once the pending layout is in place; false (and nothing queued) when none is pending. */
+  afterLayout(fn) {
+    if (!this.pendingLayout) return false;
+    this.pendingLayout.after.push(fn);
+    return true;
+  }
+
+  /** Resolves once no layout is pending (at once when none is). */
+  whenLaidOut() {
+    if (!this.pendingLayout) return Promise.resolve();
+    return new Promise((resolve) => this.layoutWaiters.push(resolve));
   }
 
   stepAnimation(now, settle = false) {
@@ -947,6 +1049,7 @@ class Explorer {
   }
 
   fit(animate) {
+    if (this.afterLayout(() => this.fit(animate))) return;
     if (!this.model || !this.bounds) return;
     const b = this.bounds;
     const pad = 24;
@@ -967,7 +1070,13 @@ class Explorer {
 
   /** Moves the camera so that the node is at the left third, vertically centred. */
   centerOn(nodeOrItem, animate) {
-    const it = nodeOrItem && nodeOrItem.more !== undefined && nodeOrItem.x !== undefined ? nodeOrItem : this.itemOf.get(nodeOrItem);
+    const isItem = nodeOrItem && nodeOrItem.more !== undefined && nodeOrItem.x !== undefined;
+    if (this.pendingLayout) {
+      const key = isItem ? (nodeOrItem.more ? nodeOrItem.key : nodeOrItem.node) : nodeOrItem;
+      this.afterLayout(() => this.centerOn(key, animate));
+      return;
+    }
+    const it = isItem ? nodeOrItem : this.itemOf.get(nodeOrItem);
     if (!it) return;
     const k = this.cam.k;
     const x = it.x - (this.w * 0.35) / k;
@@ -976,6 +1085,14 @@ class Explorer {
   }
 
   ensureVisible(it) {
+    if (this.pendingLayout) {
+      const key = it.more ? it.key : it.node;
+      this.afterLayout(() => {
+        const now = this.itemOf.get(key);
+        if (now) this.ensureVisible(now);
+      });
+      return;
+    }
     const k = this.cam.k;
     const sx = (it.x - this.cam.x) * k;
     const sy = (it.y - this.cam.y) * k;
@@ -1089,6 +1206,7 @@ class Explorer {
       ctx.globalAlpha = 1;
     }
     this.lastDrawn = drawn;
+    this.drawStats = { mode: labels ? 'labels' : 'boxes', boxes: drawn, bands: 0, banded: 0, labelled: 0, bandRects: [] };
     if (this.anim || this.camTo) this.invalidate();
   }
 
@@ -1175,20 +1293,64 @@ class Explorer {
     ctx.fillText(this.fitText(line2, NODE_W - 20, ctx.font), x + 10, y + 31);
   }
 
-  /** The far-out view: one fill and one outline pass per kind; marks only where they matter. */
+  /**
+   * The far-out view. Boxes are plain rectangles, one fill and one outline pass per kind. Where the
+   * boxes of a column would be less than BAND_GAP_PX apart on screen, each run of them is merged into
+   * one band (drawn as a block, with its count when there is room to read it). The best line, the
+   * focus, find matches, picks and changes are still drawn on top, node by node.
+   */
   drawCoarse(inView) {
     const ctx = this.ctx;
+    const k = this.cam.k;
+    const gap = BAND_GAP_PX / k; // in world units
     const byKind = new Map();
-    let drawn = 0;
-    for (const it of this.items) {
-      if (!inView(it)) continue;
-      drawn++;
+    const shownItems = [];
+    const bands = [];
+    let boxes = 0;
+    let banded = 0;
+    const single = (it) => {
+      boxes++;
       const kind = it.more ? 'more' : it.node.kind;
       let list = byKind.get(kind);
       if (!list) byKind.set(kind, (list = []));
       list.push(it);
+    };
+    const flush = (run) => {
+      if (!run) return;
+      if (run.items.length === 1) single(run.items[0]);
+      else {
+        bands.push(run);
+        banded += run.items.length;
+      }
+    };
+    // Columns are sorted by y: runs are found in one pass per column. A run is counted whole, also
+    // where it goes on beyond the view, and drawn when it reaches into the view.
+    const vy0 = this.cam.y - NODE_H;
+    const vy1 = this.cam.y + this.h / k + NODE_H;
+    const flushRun = (run) => {
+      if (!run) return;
+      if (run.y1 < vy0 || run.y0 > vy1 || !run.seen) return;
+      flush(run);
+    };
+    for (const col of this.columns) {
+      if (!col || !col.length) continue;
+      let run = null;
+      for (const it of col) {
+        const seen = inView(it);
+        if (seen) shownItems.push(it);
+        const top = it.cy - NODE_H / 2;
+        if (run && top - run.y1 < gap && Math.abs(it.cx - run.x) < 1) {
+          run.y1 = Math.max(run.y1, it.cy + NODE_H / 2);
+          run.items.push(it);
+          run.seen ||= seen;
+        } else {
+          flushRun(run);
+          run = { x: it.cx, y0: top, y1: it.cy + NODE_H / 2, items: [it], seen };
+        }
+      }
+      flushRun(run);
     }
-    ctx.lineWidth = 1.3 / this.cam.k;
+    ctx.lineWidth = 1.3 / k;
     for (const [kind, list] of byKind) {
       const c = COLORS[kind] || COLORS.node;
       ctx.fillStyle = c.fill;
@@ -1198,21 +1360,84 @@ class Explorer {
       for (const it of list) ctx.rect(it.cx - NODE_W / 2, it.cy - NODE_H / 2, NODE_W, NODE_H);
       ctx.stroke();
     }
+    const bandInfo = [];
+    if (bands.length) {
+      ctx.fillStyle = BAND_FILL;
+      for (const b of bands) ctx.fillRect(b.x - NODE_W / 2, b.y0, NODE_W, b.y1 - b.y0);
+      ctx.strokeStyle = BAND_STROKE;
+      ctx.beginPath();
+      for (const b of bands) ctx.rect(b.x - NODE_W / 2, b.y0, NODE_W, b.y1 - b.y0);
+      ctx.stroke();
+      // A bar on the left in the colour of the band's most common kind.
+      for (const b of bands) {
+        const count = new Map();
+        let top = null;
+        for (const it of b.items) {
+          const kind = it.more ? 'more' : it.node.kind;
+          const v = (count.get(kind) || 0) + 1;
+          count.set(kind, v);
+          if (top === null || v > count.get(top)) top = kind;
+        }
+        b.kind = top;
+        b.nodes = b.items.reduce((s, it) => s + (it.more ? 0 : 1), 0);
+        ctx.fillStyle = (COLORS[top] || COLORS.node).stroke;
+        ctx.fillRect(b.x - NODE_W / 2, b.y0, Math.min(NODE_W / 3, 3 / k), b.y1 - b.y0);
+      }
+      // Counts, in screen pixels, where they fit (across the band, or along it when it is narrow).
+      const { dpr } = this;
+      ctx.save();
+      ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+      ctx.font = BAND_FONT;
+      ctx.textBaseline = 'middle';
+      ctx.textAlign = 'center';
+      ctx.fillStyle = BAND_TEXT;
+      for (const b of bands) {
+        const sx0 = (b.x - NODE_W / 2 - this.cam.x) * k;
+        const w = NODE_W * k;
+        // The part of the band on screen: its count goes in the middle of what can be seen.
+        const sy0 = Math.max(0, (b.y0 - this.cam.y) * k);
+        const sy1 = Math.min(this.h, (b.y1 - this.cam.y) * k);
+        const h = sy1 - sy0;
+        const text = `${b.nodes.toLocaleString('en')} nodes`;
+        const tw = ctx.measureText(text).width;
+        let label = null;
+        if (w >= tw + 8 && h >= 15) {
+          ctx.fillText(text, sx0 + w / 2, (sy0 + sy1) / 2);
+          label = 'across';
+        } else if (LEVEL_GAP * k >= 14 && h >= tw + 10) {
+          // Along the band, on a white outline so that it reads where it is wider than the band
+          // (columns are at least 14 px apart here, so neighbouring counts do not touch).
+          ctx.save();
+          ctx.translate(sx0 + w / 2 + 1, (sy0 + sy1) / 2);
+          ctx.rotate(-Math.PI / 2);
+          ctx.lineWidth = 3;
+          ctx.lineJoin = 'round';
+          ctx.strokeStyle = 'rgba(255, 255, 255, 0.9)';
+          ctx.strokeText(text, 0, 0);
+          ctx.fillText(text, 0, 0);
+          ctx.restore();
+          label = 'along';
+        }
+        if (bandInfo.length < 200) bandInfo.push({ x: sx0, y: (b.y0 - this.cam.y) * k, width: w, height: (b.y1 - b.y0) * k, nodes: b.nodes, kind: b.kind, label });
+      }
+      ctx.restore();
+    }
     ctx.strokeStyle = PV_COLOR;
-    ctx.lineWidth = 3 / this.cam.k;
+    ctx.lineWidth = 3 / k;
     ctx.beginPath();
-    for (const list of byKind.values()) for (const it of list) if (!it.more && it.node.best && this.isPv(it.node)) ctx.rect(it.cx - NODE_W / 2, it.cy - NODE_H / 2, NODE_W, NODE_H);
+    for (const it of shownItems) if (!it.more && it.node.best && this.isPv(it.node)) ctx.rect(it.cx - NODE_W / 2, it.cy - NODE_H / 2, NODE_W, NODE_H);
     ctx.stroke();
     if (this.findState || this.diff || this.picks.length) {
-      for (const list of byKind.values()) for (const it of list) if (!it.more) this.drawMarks(it, it.cx - NODE_W / 2, it.cy - NODE_H / 2);
+      for (const it of shownItems) if (!it.more) this.drawMarks(it, it.cx - NODE_W / 2, it.cy - NODE_H / 2);
     }
     const f = this.focusItem();
     if (f && inView(f)) {
       ctx.strokeStyle = FOCUS_COLOR;
-      ctx.lineWidth = 3 / this.cam.k;
+      ctx.lineWidth = 3 / k;
       ctx.strokeRect(f.cx - NODE_W / 2 - 6, f.cy - NODE_H / 2 - 6, NODE_W + 12, NODE_H + 12);
     }
-    return drawn;
+    this.drawStats = { mode: 'far', boxes, bands: bands.length, banded, labelled: bandInfo.filter((b) => b.label).length, bandRects: bandInfo };
+    return shownItems.length;
   }
 
   /** Find matches, picks ("why A and not B") and what changed since the compared search. */
@@ -1309,7 +1534,8 @@ class Explorer {
   // Hit-testing and pointer
 
   itemAt(sx, sy) {
-    if (!this.model) return null;
+    // The previous document's items, still drawn while the new one is laid out, are not clickable.
+    if (!this.model || this.itemsModel !== this.model) return null;
     const wx = this.cam.x + sx / this.cam.k;
     const wy = this.cam.y + sy / this.cam.k;
     const d = Math.round(wx / LEVEL_GAP);
@@ -1950,7 +2176,7 @@ class Explorer {
   }
 
   viewStats() {
-    return { shown: this.items.length, drawn: this.lastDrawn, zoom: this.cam.k, nodes: this.model ? this.model.count : 0, lastLoadMs: this.lastLoadMs };
+    return { shown: this.items.length, drawn: this.lastDrawn, zoom: this.cam.k, nodes: this.model ? this.model.count : 0, lastLoadMs: this.lastLoadMs, layoutPending: !!this.pendingLayout, draw: this.drawStats ?? null };
   }
 
   // -------------------------------------------------------------------------------------------
@@ -2161,7 +2387,7 @@ class Explorer {
         result = await Promise.resolve()
           .then(() => this.parseInWorker(src))
           .catch(() => importText(src));
-        if (result.ok && result.wire) result = { ok: true, model: fromWire(result.wire) };
+        if (result.ok && result.wire) result = { ok: true, model: await fromWireInSlices(result.wire, { yieldNow: yieldToFrame }) };
       } else result = importText(src);
     } else result = importValue(src);
     if (!result.ok) {

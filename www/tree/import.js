@@ -877,41 +877,125 @@ export function toDocument(model) {
 
 // ---------------------------------------------------------------------------------------------
 // Wire form: how the parse worker hands a model to the page. Structured clone of one object per
-// node costs the page about as much as parsing; typed arrays move for free and strings copy fast.
-// The per-node breakdowns travel as small JSON texts, decoded when the tooltip first asks.
+// node costs the page about as much as parsing, and so does an array of a million small strings:
+// numbers travel in typed arrays (moved, not copied), and the strings (moves, ids that are not
+// numbers, the per-node breakdowns as small JSON texts) are packed into a few long strings with
+// their places in an Int32Array. The page slices a move out when it builds the node, and decodes
+// a breakdown only when something (the tooltip, find, a comparison) first asks for it.
 
 const HEAVY = ['prescore', 'eval', 'moves', 'cutoff', 'reason', 'extra'];
 const BOUND_CODES = [null, 'exact', 'lower', 'upper'];
 const NUMS = ['value', 'alpha', 'beta', 'prob', 'count', 'visits', 'size'];
+const PACK_CHUNK = 1 << 24; // characters per packed string
 
-/** A model node whose heavy fields are decoded on first use. */
+/** Packs strings (or null) into long strings: { chunks, refs } with refs = [chunk, start, length] per entry. */
+class StringPacker {
+  constructor(count) {
+    this.chunks = [];
+    this.parts = [];
+    this.len = 0;
+    this.refs = new Int32Array(count * 3);
+  }
+
+  set(i, s) {
+    const r = i * 3;
+    if (s === null || s === undefined) {
+      this.refs[r + 2] = -1;
+      return;
+    }
+    if (this.len > 0 && this.len + s.length > PACK_CHUNK) this.flush();
+    this.refs[r] = this.chunks.length;
+    this.refs[r + 1] = this.len;
+    this.refs[r + 2] = s.length;
+    this.parts.push(s);
+    this.len += s.length;
+  }
+
+  flush() {
+    this.chunks.push(this.parts.join(''));
+    this.parts = [];
+    this.len = 0;
+  }
+
+  done() {
+    if (this.len > 0 || this.chunks.length === 0) this.flush();
+    return { chunks: this.chunks, refs: this.refs };
+  }
+}
+
+/**
+ * Like StringPacker, but the long strings are UTF-8 bytes (Uint8Arrays, moved with the message, not
+ * copied: at a million nodes the breakdowns are a quarter of a gigabyte); refs count bytes.
+ */
+class BytePacker extends StringPacker {
+  constructor(count) {
+    super(count);
+    this.encoder = new TextEncoder();
+  }
+
+  set(i, s) {
+    const r = i * 3;
+    if (s === null || s === undefined) {
+      this.refs[r + 2] = -1;
+      return;
+    }
+    // eslint-disable-next-line no-control-regex
+    const bytes = /^[\x00-\x7f]*$/.test(s) ? s.length : this.encoder.encode(s).length;
+    if (this.len > 0 && this.len + bytes > PACK_CHUNK) this.flush();
+    this.refs[r] = this.chunks.length;
+    this.refs[r + 1] = this.len;
+    this.refs[r + 2] = bytes;
+    this.parts.push(s);
+    this.len += bytes;
+  }
+
+  flush() {
+    this.chunks.push(this.encoder.encode(this.parts.join('')));
+    this.parts = [];
+    this.len = 0;
+  }
+}
+
+let utf8 = null;
+
+/** Entry `i` of a packed list (strings or UTF-8 bytes), or null. */
+function unpack(pack, i) {
+  const r = i * 3;
+  const len = pack.refs[r + 2];
+  if (len < 0) return null;
+  const start = pack.refs[r + 1];
+  const chunk = pack.chunks[pack.refs[r]];
+  if (typeof chunk === 'string') return chunk.slice(start, start + len);
+  return (utf8 ||= new TextDecoder()).decode(chunk.subarray(start, start + len));
+}
+
+/** Leaves share one empty list (frozen: nothing may add to it); a parent gets its own. */
+const NO_CHILDREN = Object.freeze([]);
+
+/**
+ * A model node whose heavy fields are decoded on first use. Fields that are usually empty (bound,
+ * alpha, beta, prob, count, visits, the flags) are own properties only where set, and otherwise read
+ * from the prototype: at a million nodes, smaller objects mean less for the garbage collector.
+ */
 class WireNode {
-  constructor(id, kind) {
+  constructor(id, kind, label, value, size, parent, depth) {
     this.id = id;
-    this.label = null;
+    this.label = label;
     this.kind = kind;
-    this.inferred = false;
-    this.value = null;
-    this.bound = null;
-    this.alpha = null;
-    this.beta = null;
-    this.prob = null;
-    this.best = false;
-    this.tt = false;
-    this.count = null;
-    this.visits = null;
-    this.children = [];
-    this.parent = null;
-    this.depth = 0;
-    this.size = 1;
-    this._heavy = null;
-    this._decoded = null;
+    this.value = value;
+    this.children = NO_CHILDREN;
+    this.parent = parent;
+    this.depth = depth;
+    this.size = size;
+    this._at = -1; // this node's place in the packed breakdowns (-1: none)
   }
 
   _get(key) {
-    if (this._heavy === null) return null;
-    if (this._decoded === null) this._decoded = JSON.parse(this._heavy);
-    return this._decoded[key] ?? null;
+    if (this._decoded === null) {
+      const text = this._pack === null ? null : unpack(this._pack, this._at);
+      this._decoded = text === null ? false : JSON.parse(text);
+    }
+    return this._decoded === false ? null : this._decoded[key] ?? null;
   }
 
   get prescore() { return this._get('prescore'); }
@@ -921,6 +1005,9 @@ class WireNode {
   get reason() { return this._get('reason'); }
   get extra() { return this._get('extra'); }
 }
+Object.assign(WireNode.prototype, { inferred: false, bound: null, alpha: null, beta: null, prob: null, best: false, tt: false, count: null, visits: null, _pack: null, _decoded: null });
+
+const nn = (v) => (v === null || v === undefined ? NaN : v);
 
 /** The model as transferable arrays: `{ wire, transfer }` for postMessage. */
 export function toWire(model) {
@@ -944,62 +1031,125 @@ export function toWire(model) {
   const parent = Int32Array.from(parents);
   const kind = new Uint8Array(count);
   const flags = new Uint8Array(count);
-  const nums = new Float64Array(count * NUMS.length);
-  const ids = new Array(count);
-  const labels = new Array(count);
-  const heavy = new Array(count);
+  const W = NUMS.length;
+  const nums = new Float64Array(count * W);
+  const idNums = new Float64Array(count); // NaN: the id is a string (in idTexts) or missing
+  const idTexts = new StringPacker(count);
+  const labels = new StringPacker(count);
+  const heavy = new BytePacker(count);
+  const kindIndex = new Map(KINDS.map((k, i) => [k, i]));
   for (let i = 0; i < count; i++) {
     const n = order[i];
-    kind[i] = KINDS.indexOf(n.kind);
-    flags[i] = (n.best ? 1 : 0) | (n.tt ? 2 : 0) | (n.inferred ? 4 : 0) | (BOUND_CODES.indexOf(n.bound) << 3);
-    for (let j = 0; j < NUMS.length; j++) {
-      const v = n[NUMS[j]];
-      nums[i * NUMS.length + j] = v === null || v === undefined ? NaN : v;
+    kind[i] = kindIndex.get(n.kind);
+    flags[i] = (n.best ? 1 : 0) | (n.tt ? 2 : 0) | (n.inferred ? 4 : 0) | (n.bound === 'exact' ? 1 << 3 : n.bound === 'lower' ? 2 << 3 : n.bound === 'upper' ? 3 << 3 : 0);
+    const b = i * W;
+    nums[b] = nn(n.value);
+    nums[b + 1] = nn(n.alpha);
+    nums[b + 2] = nn(n.beta);
+    nums[b + 3] = nn(n.prob);
+    nums[b + 4] = nn(n.count);
+    nums[b + 5] = nn(n.visits);
+    nums[b + 6] = n.size;
+    if (typeof n.id === 'number') {
+      idNums[i] = n.id;
+      idTexts.set(i, null);
+    } else {
+      idNums[i] = NaN;
+      idTexts.set(i, n.id === null || n.id === undefined ? null : String(n.id));
     }
-    ids[i] = n.id;
-    labels[i] = n.label;
+    labels.set(i, n.label);
     let h = null;
-    for (const key of HEAVY) {
-      if (n[key] !== null && n[key] !== undefined) (h ||= {})[key] = n[key];
-    }
-    heavy[i] = h === null ? null : JSON.stringify(h);
+    if (n.prescore !== null && n.prescore !== undefined) (h ||= {}).prescore = n.prescore;
+    if (n.eval !== null && n.eval !== undefined) (h ||= {}).eval = n.eval;
+    if (n.moves !== null && n.moves !== undefined) (h ||= {}).moves = n.moves;
+    if (n.cutoff !== null && n.cutoff !== undefined) (h ||= {}).cutoff = n.cutoff;
+    if (n.reason !== null && n.reason !== undefined) (h ||= {}).reason = n.reason;
+    if (n.extra !== null && n.extra !== undefined) (h ||= {}).extra = n.extra;
+    heavy.set(i, h === null ? null : JSON.stringify(h));
   }
   const { root, ...rest } = model;
-  const wire = { ...rest, parent, kind, flags, nums, ids, labels, heavy };
-  return { wire, transfer: [parent.buffer, kind.buffer, flags.buffer, nums.buffer] };
+  const packs = { idTexts: idTexts.done(), labels: labels.done(), heavy: heavy.done() };
+  const wire = { ...rest, parent, kind, flags, nums, idNums, ...packs };
+  const transfer = [parent.buffer, kind.buffer, flags.buffer, nums.buffer, idNums.buffer, packs.idTexts.refs.buffer, packs.labels.refs.buffer, packs.heavy.refs.buffer, ...packs.heavy.chunks.map((c) => c.buffer)];
+  return { wire, transfer };
 }
 
-/** Builds the model back from its wire form (parents before children, as toWire writes them). */
-export function fromWire(wire) {
-  const { parent, kind, flags, nums, ids, labels, heavy, ...rest } = wire;
-  const count = parent.length;
-  const nodes = new Array(count);
+/** Reads `wire` into model nodes from position `from` up to `to` (parents come before children). */
+function buildWireNodes(wire, nodes, from, to, seen) {
+  const { parent, kind, flags, nums, idNums, idTexts, labels, heavy } = wire;
   const W = NUMS.length;
-  for (let i = 0; i < count; i++) {
-    const n = new WireNode(ids[i], KINDS[kind[i]]);
-    n.label = labels[i];
-    const f = flags[i];
-    n.best = (f & 1) !== 0;
-    n.tt = (f & 2) !== 0;
-    n.inferred = (f & 4) !== 0;
-    n.bound = BOUND_CODES[(f >> 3) & 3];
+  for (let i = from; i < to; i++) {
+    const idn = idNums[i];
+    const k = kind[i];
     const b = i * W;
-    n.value = Number.isNaN(nums[b]) ? null : nums[b];
-    n.alpha = Number.isNaN(nums[b + 1]) ? null : nums[b + 1];
-    n.beta = Number.isNaN(nums[b + 2]) ? null : nums[b + 2];
-    n.prob = Number.isNaN(nums[b + 3]) ? null : nums[b + 3];
-    n.count = Number.isNaN(nums[b + 4]) ? null : nums[b + 4];
-    n.visits = Number.isNaN(nums[b + 5]) ? null : nums[b + 5];
-    n.size = nums[b + 6];
-    n._heavy = heavy[i];
     const p = parent[i];
-    if (p >= 0) {
-      const pn = nodes[p];
-      n.parent = pn;
-      n.depth = pn.depth + 1;
-      pn.children.push(n);
+    const pn = p >= 0 ? nodes[p] : null;
+    const v = nums[b];
+    const n = new WireNode(Number.isNaN(idn) ? unpack(idTexts, i) : idn, KINDS[k], unpack(labels, i), Number.isNaN(v) ? null : v, nums[b + 6], pn, pn ? pn.depth + 1 : 0);
+    const f = flags[i];
+    if (f !== 0) {
+      if (f & 1) n.best = true;
+      if (f & 2) n.tt = true;
+      if (f & 4) n.inferred = true;
+      if (f >> 3) n.bound = BOUND_CODES[(f >> 3) & 3];
+    }
+    seen.kinds |= 1 << k;
+    if (f & 1) seen.best = true;
+    if (!Number.isNaN(nums[b + 1])) n.alpha = nums[b + 1];
+    if (!Number.isNaN(nums[b + 2])) n.beta = nums[b + 2];
+    if (!Number.isNaN(nums[b + 3])) n.prob = nums[b + 3];
+    if (!Number.isNaN(nums[b + 4])) n.count = nums[b + 4];
+    if (!Number.isNaN(nums[b + 5])) n.visits = nums[b + 5];
+    if (heavy.refs[i * 3 + 2] >= 0) {
+      n._pack = heavy;
+      n._at = i;
+    }
+    if (pn) {
+      if (pn.children === NO_CHILDREN) pn.children = [n];
+      else pn.children.push(n);
     }
     nodes[i] = n;
   }
-  return { ...rest, root: nodes[0], count };
+}
+
+function wireModel(wire, nodes, seen) {
+  const { parent, kind, flags, nums, idNums, idTexts, labels, heavy, ...rest } = wire;
+  // The kinds present and whether there is a best line, for the legend (no second walk needed).
+  const kinds = KINDS.filter((k, i) => seen.kinds & (1 << i));
+  return { ...rest, root: nodes[0], count: parent.length, kindsPresent: kinds, hasBestLine: seen.best };
+}
+
+/** Builds the model back from its wire form, in one go. */
+export function fromWire(wire) {
+  const count = wire.parent.length;
+  const nodes = new Array(count);
+  const seen = { kinds: 0, best: false };
+  buildWireNodes(wire, nodes, 0, count, seen);
+  return wireModel(wire, nodes, seen);
+}
+
+/**
+ * Builds the model back from its wire form in slices of about `sliceMs`, giving the event loop a turn
+ * between slices (`yieldNow()`, a promise), so that a million nodes do not block the page. Resolves
+ * to the model, or to null when `cancelled()` turns true between slices.
+ */
+export async function fromWireInSlices(wire, { sliceMs = 10, yieldNow, cancelled = () => false } = {}) {
+  const count = wire.parent.length;
+  const nodes = new Array(count);
+  const seen = { kinds: 0, best: false };
+  // Blocks of 256 nodes until the slice has taken sliceMs (a clock read per block, not per node).
+  let at = 0;
+  while (at < count) {
+    const t0 = performance.now();
+    do {
+      const to = Math.min(count, at + 256);
+      buildWireNodes(wire, nodes, at, to, seen);
+      at = to;
+    } while (at < count && performance.now() - t0 < sliceMs);
+    if (at < count) {
+      await yieldNow();
+      if (cancelled()) return null;
+    }
+  }
+  return wireModel(wire, nodes, seen);
 }

@@ -1,9 +1,24 @@
-// Parses large tree documents off the main thread. Receives {id, text}; answers {id, result} where
-// result is importText's answer with the model in its wire form (see toWire in import.js).
+// Parses large tree documents off the main thread. Receives {id, text}, possibly preceded by
+// {id, part} messages (a long text is sent in parts, joined here); answers {id, result} where result
+// is importText's answer with the model in its wire form (see toWire in import.js).
 import { importText, toWire } from './import.js';
 
+const parts = new Map();
+
 self.onmessage = (e) => {
-  const { id, text } = e.data;
+  const { id } = e.data;
+  if (e.data.part !== undefined) {
+    if (!parts.has(id)) parts.set(id, []);
+    parts.get(id).push(e.data.part);
+    return;
+  }
+  let text = e.data.text;
+  if (parts.has(id)) {
+    const list = parts.get(id);
+    parts.delete(id);
+    list.push(text);
+    text = list.join('');
+  }
   let result;
   try {
     result = importText(text);
