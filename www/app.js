@@ -4,6 +4,7 @@
 import { EngineClient, Cancelled } from './engine-client.js';
 import { GridBoard } from './board/grid.js';
 import { adapterFor, titleCase, outcomeBanner } from './games.js';
+import { boardPreview } from './preview.js';
 
 const STORE = 'plyscope.app.v1';
 const LEVELS = [
@@ -93,7 +94,6 @@ let cursor = null;
 let selected = null; // a chosen source cell, for games whose moves go from a cell to a cell
 let lastTree = null;
 let explorer = null;
-let previewClient = null; // started on the first board preview
 let liveShown = false; // the explorer shows an unfinished search's tree
 let tutorial = null; // {step, done, sides, game} while the Ataxx tutorial runs
 
@@ -1370,39 +1370,13 @@ document.addEventListener('keydown', (ev) => {
 async function mountTree() {
   try {
     const mod = await import('./tree/explorer.js');
-    explorer = mod.mountExplorer(el.treeRoot, { editorOpen: false, decorateTooltip: previewInTooltip });
+    // Board previews follow the shown document: a tree pasted here previews its own positions.
+    explorer = mod.mountExplorer(el.treeRoot, { editorOpen: false, decorateTooltip: boardPreview({ onError: (m) => console.warn('board preview:', m) }) });
     if (lastTree) explorer.showDocument(lastTree);
   } catch (e) {
     console.warn('tree explorer not available:', e);
     el.treeMissing.hidden = false;
   }
-}
-
-/** Adds a small board of the node's position to the explorer's tooltip. */
-function previewInTooltip(element, { moves }) {
-  const doc = lastTree;
-  const game = doc?.game;
-  const a = game && adapterFor(game);
-  if (!a || !Array.isArray(moves)) return;
-  const canvas = document.createElement('canvas');
-  canvas.className = 'tree-preview';
-  canvas.width = canvas.height = 1;
-  canvas.setAttribute('aria-hidden', 'true');
-  element.append(canvas);
-  const root = doc.root_position || null;
-  // A second engine worker of its own, so that previews answer even while the AI searches.
-  previewClient ??= new EngineClient({ onCrash: (m) => console.warn('preview engine:', m) });
-  previewClient
-    .preview(game, root, moves)
-    .then((pos) => {
-      if (!canvas.isConnected) return;
-      const b = new GridBoard(canvas, a.style);
-      const v = a.parse(pos, game);
-      const last = moves.length ? a.target(moves[moves.length - 1], v) : null;
-      b.setView(v, { last, labels: null });
-      setTimeout(() => b.destroy(), 1000);
-    })
-    .catch(() => canvas.remove());
 }
 
 function showTree(doc, live = false) {

@@ -13,6 +13,7 @@ const CORE = [
   './worker.js',
   './games.js',
   './board/grid.js',
+  './preview.js',
   './manifest.webmanifest',
   './icons/icon.svg',
   './icons/icon-192.png',

@@ -1,0 +1,52 @@
+// Board previews for the tree explorer's tooltips: the position a node reaches, replayed in an
+// engine worker from the document's root position (or the game's start) along the node's moves,
+// and drawn on a small canvas. Works for any document that names a game we ship (`game`, e.g.
+// "reversi-12") whatever engine wrote it; moves the engine does not accept leave no preview.
+//
+//   mountExplorer(root, { decorateTooltip: boardPreview() });
+
+import { EngineClient } from './engine-client.js';
+import { GridBoard } from './board/grid.js';
+import { adapterFor } from './games.js';
+
+const SIZE_PX = 120;
+
+/**
+ * A `decorateTooltip` callback for the explorer. The game and root position are read from the
+ * shown document (`model.meta`), so a pasted document previews its own positions. `options.onError`
+ * hears why a preview could not be made (the tooltip then simply has none).
+ */
+export function boardPreview(options = {}) {
+  const onError = options.onError || (() => {});
+  let client = null; // a worker of its own, started on the first preview: it answers even while the AI searches
+  return (element, { moves, model }) => {
+    const game = model && model.meta ? model.meta.game : null;
+    const adapter = typeof game === 'string' ? adapterFor(game) : null;
+    if (!adapter || !Array.isArray(moves)) return;
+    const root = typeof model.meta.root_position === 'string' ? model.meta.root_position : null;
+    const canvas = document.createElement('canvas');
+    canvas.className = 'tree-preview';
+    canvas.style.cssText = `display:block;width:${SIZE_PX}px;height:${SIZE_PX}px;margin-top:0.4rem`;
+    canvas.width = canvas.height = 1;
+    canvas.setAttribute('aria-hidden', 'true');
+    canvas.dataset.state = 'pending';
+    element.append(canvas);
+    client ??= new EngineClient({ onCrash: (m) => onError(`preview engine: ${m}`) });
+    client
+      .preview(game, root, moves.map(String))
+      .then((pos) => {
+        if (!canvas.isConnected) return;
+        const board = new GridBoard(canvas, adapter.style);
+        const view = adapter.parse(pos, game);
+        const last = moves.length ? adapter.target(String(moves[moves.length - 1]), view) : null;
+        board.setView(view, { last, labels: null });
+        canvas.dataset.state = 'drawn';
+        canvas.dataset.position = pos;
+        setTimeout(() => board.destroy(), 1000);
+      })
+      .catch((e) => {
+        canvas.remove();
+        onError(String(e && e.message ? e.message : e));
+      });
+  };
+}
