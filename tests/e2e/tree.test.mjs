@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT, treePixel, useBrowser, settle, openExplorer as openExplorerPage, shot, watchErrors } from './harness.mjs';
+import { percentShort } from '../../www/tree/format.js';
 
 const env = useBrowser();
 
@@ -571,6 +572,29 @@ test('a chance node explains its expectation; siblings can be ordered by pre-sco
   const tip = await hover(page, chance.id);
   assert.match(tip, new RegExp(`outcomes\\s+${chance.n}, probabilities summing to 100%; Σ p·value = \\+${String(Number(chance.value.toPrecision(3))).replace('.', '\\.')}`));
   await shot(page, 'tree-tooltip-chance');
+  // Each outcome's probability is written on its edge, in the chance colour, beside its box.
+  const edges = await page.evaluate((id) => {
+    const x = window.explorer;
+    const node = x.model().root.children.find((c) => String(c.id) === String(id));
+    const labels = x.stats().draw.edgeLabels;
+    const canvas = document.querySelector('[data-testid=tree-view] canvas');
+    const dpr = canvas.width / canvas.getBoundingClientRect().width;
+    const ctx = canvas.getContext('2d');
+    return node.children.map((c) => {
+      const l = labels.find((e) => String(e.id) === String(c.id));
+      if (!l) return { prob: c.prob, label: null };
+      // The darkest purple-ish pixel around the label: text drawn in #7443c9.
+      const g = ctx.getImageData(Math.round((l.x - 16) * dpr), Math.round((l.y - 7) * dpr), Math.round(32 * dpr), Math.round(14 * dpr)).data;
+      let purple = 0;
+      for (let i = 0; i < g.length; i += 4) if (g[i + 2] > 150 && g[i] < 160 && g[i + 1] < 110) purple++;
+      return { prob: c.prob, label: l.text, purple };
+    });
+  }, chance.id);
+  assert.equal(edges.length, chance.n);
+  for (const e of edges) {
+    assert.equal(e.label, percentShort(e.prob), `edge label for probability ${e.prob}`);
+    assert.ok(e.purple > 4, `the label is drawn (${e.purple} purple pixels)`);
+  }
   // Order by pre-score: the root's first shown child is the one with the best pre-score.
   await page.locator('.ps-select').selectOption('prescore');
   await settle(page);

@@ -60,6 +60,10 @@ const BAND_FILL = '#d9dee5';
 const BAND_STROKE = '#6f7b88';
 const BAND_TEXT = '#1d2733';
 const BAND_FONT = '600 11px system-ui, sans-serif';
+// Chance outcomes' probabilities on their edges, from this zoom up (smaller would not be legible).
+const EDGE_LABEL_MIN_K = 0.6;
+const EDGE_LABEL_FONT = '600 10px system-ui, sans-serif';
+const EDGE_LABEL_BG = 'rgba(248, 250, 252, 0.92)';
 const CHANGED_COLOR = '#c2185b'; // compare: the value changed (badge) or the best move changed (outline)
 const PICK_COLOR = '#0b7a75'; // "why A and not B": the two picked nodes
 const MATCH_COLOR = '#1565c0'; // find: every match in view
@@ -1205,9 +1209,38 @@ class Explorer {
       this.drawNode(it, labels, cut);
       ctx.globalAlpha = 1;
     }
+    // Chance outcomes: the probability on the edge, just before the child's box.
+    const edgeLabels = labels && k >= EDGE_LABEL_MIN_K ? this.drawEdgeProbabilities(inView) : [];
     this.lastDrawn = drawn;
-    this.drawStats = { mode: labels ? 'labels' : 'boxes', boxes: drawn, bands: 0, banded: 0, labelled: 0, bandRects: [] };
+    this.drawStats = { mode: labels ? 'labels' : 'boxes', boxes: drawn, bands: 0, banded: 0, labelled: 0, bandRects: [], edgeLabels };
     if (this.anim || this.camTo) this.invalidate();
+  }
+
+  /**
+   * Writes each shown chance outcome's probability above the end of its edge (right-aligned against
+   * the child's box). Returns where they went: [{ id, text, x, y }] in CSS pixels, for tests.
+   */
+  drawEdgeProbabilities(inView) {
+    const ctx = this.ctx;
+    const { cam } = this;
+    const out = [];
+    ctx.font = EDGE_LABEL_FONT;
+    ctx.textAlign = 'right';
+    ctx.textBaseline = 'alphabetic';
+    for (const it of this.items) {
+      const p = it.parent;
+      if (it.more || !p || p.more || p.node.kind !== 'chance' || it.node.prob === null || it.node.prob === undefined || !inView(it)) continue;
+      const text = percentShort(it.node.prob);
+      const x = it.cx - NODE_W / 2 - 5;
+      const y = it.cy - 4;
+      const w = ctx.measureText(text).width;
+      ctx.fillStyle = EDGE_LABEL_BG;
+      ctx.fillRect(x - w - 2, y - 10, w + 4, 13);
+      ctx.fillStyle = COLORS.chance.stroke;
+      ctx.fillText(text, x, y);
+      out.push({ id: it.node.id, text, x: (x - w / 2 - cam.x) * cam.k, y: (y - 4 - cam.y) * cam.k });
+    }
+    return out;
   }
 
   drawNode(it, labels, cut) {
@@ -1501,7 +1534,6 @@ class Explorer {
     const d = this.diff ? this.diff.diff.get(n) : null;
     if (d && d.valueChanged) line2 = `${line2} was ${d.other.value === null ? '?' : scoreText(d.other.value)}`;
     if (n.visits !== null) line2 = `${n.value === null ? '' : `Q ${compactNumber(n.value)} `}N ${compactNumber(n.visits)}`;
-    else if (n.prob !== null && n.parent && n.parent.kind === 'chance') line2 = `${line2} · ${percentShort(n.prob)}`;
     let tag = '';
     if (n.tt) tag = 'TT';
     else if (n.kind === 'terminal') tag = 'end';
