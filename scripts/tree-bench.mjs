@@ -118,7 +118,7 @@ try {
         return { shown, ms, pending, layoutMs: tm.layoutMs, layoutMainMs: tm.layoutMainMs, layoutWorkerMs: tm.layoutWorkerMs };
       }),
     );
-    const box = await page.locator('[data-testid=tree-view] canvas').boundingBox();
+    const box = await page.locator('[data-testid=tree-view] canvas.ps-canvas').boundingBox();
     const measure = async (name, act) => {
       await page.evaluate(() => {
         window.explorer.recordFrames(true);
@@ -158,7 +158,7 @@ try {
       await new Promise((res) => setTimeout(res, 400));
       const id = x.model().root.children[3].id;
       const b = x.nodeBox(id);
-      const canvas = document.querySelector('[data-testid=tree-view] canvas');
+      const canvas = document.querySelector('[data-testid=tree-view] canvas.ps-canvas');
       const t = performance.now();
       for (const type of ['pointerdown', 'pointerup']) canvas.dispatchEvent(new PointerEvent(type, { clientX: b.x, clientY: b.y, button: 0, bubbles: true, pointerId: 1 }));
       await new Promise((res) => requestAnimationFrame(() => requestAnimationFrame(res)));

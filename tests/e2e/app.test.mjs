@@ -156,7 +156,7 @@ test('after an AI move the tree explorer shows the search', async (t) => {
   assert.ok(vb.width > 200 && vb.height > 150, `tree view box ${JSON.stringify(vb)}`);
   // Keys pressed in the tree explorer belong to it: they neither move on the board nor restart.
   const before = await state(page);
-  await page.locator('[data-testid=tree-view] canvas').focus();
+  await page.locator('[data-testid=tree-view] canvas.ps-canvas').focus();
   for (const k of ['ArrowRight', 'ArrowDown', 'Space', 'Enter']) await page.keyboard.press(k);
   await page.waitForTimeout(200);
   assert.deepEqual((await state(page)).history, before.history);

@@ -124,7 +124,7 @@ export async function pickGame(page, id) {
 export function treePixel(page, x, y) {
   return page.evaluate(
     ([px, py]) => {
-      const c = document.querySelector('[data-testid=tree-view] canvas');
+      const c = document.querySelector('[data-testid=tree-view] canvas.ps-canvas');
       const r = c.getBoundingClientRect();
       const s = c.width / r.width;
       const d = c.getContext('2d').getImageData(Math.round((px - r.left) * s), Math.round((py - r.top) * s), 1, 1).data;

@@ -204,7 +204,7 @@ test('why A and not B: shift-click two root moves, read the terms side by side',
   assert.equal(await panel.isVisible(), false);
   await page.evaluate((id) => window.explorer.focus(id), c1.id);
   await settle(page);
-  await page.locator('[data-testid=tree-view] canvas').focus();
+  await page.locator('[data-testid=tree-view] canvas.ps-canvas').focus();
   await page.keyboard.press('w');
   await page.keyboard.press('ArrowDown');
   await page.keyboard.press('w');
@@ -260,7 +260,7 @@ test('find by depth, value range and sign: count, next and previous, each match 
   assert.match(await count.innerText(), new RegExp(` of ${want.sign.length}$`));
   const first = await focused();
   assert.ok(want.sign.includes(first));
-  await page.locator('[data-testid=tree-view] canvas').focus();
+  await page.locator('[data-testid=tree-view] canvas.ps-canvas').focus();
   await page.keyboard.press('n');
   await settle(page);
   const second = await focused();

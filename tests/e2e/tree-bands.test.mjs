@@ -26,7 +26,7 @@ async function loadWide(page) {
 }
 
 async function zoomTo(page, want) {
-  const canvas = page.locator('[data-testid=tree-view] canvas');
+  const canvas = page.locator('[data-testid=tree-view] canvas.ps-canvas');
   const b = await canvas.boundingBox();
   await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2);
   // Each wheel step scales by about 0.84 or 1.2: stop within that of the wanted zoom.
@@ -69,7 +69,7 @@ test('zoomed far out, close boxes merge into counted bands; zoomed in, they are 
   assert.ok(counted, `a band of 40 leaves with its count: ${JSON.stringify(mid.draw.bandRects.slice(0, 3))}`);
   // The band is drawn as a block: a pixel inside it (right of its kind bar, below its outline, away
   // from the count in its middle) has the band's fill.
-  const canvasBox = await page.locator('[data-testid=tree-view] canvas').boundingBox();
+  const canvasBox = await page.locator('[data-testid=tree-view] canvas.ps-canvas').boundingBox();
   const px = canvasBox.x + counted.x + counted.width * 0.75;
   const py = canvasBox.y + Math.max(counted.y, 0) + 5;
   assert.deepEqual(await treePixel(page, px, py), [0xd9, 0xde, 0xe5], 'band fill');

@@ -63,7 +63,7 @@ test('a 1,000,000-node tree opens, finds a deep node, and draws zoomed far out',
     return n;
   });
   assert.ok(shown >= 19000);
-  const canvas = page.locator('[data-testid=tree-view] canvas');
+  const canvas = page.locator('[data-testid=tree-view] canvas.ps-canvas');
   const b = await canvas.boundingBox();
   await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2);
   for (let i = 0; i < 2; i++) await page.mouse.wheel(0, 400);
@@ -74,7 +74,7 @@ test('a 1,000,000-node tree opens, finds a deep node, and draws zoomed far out',
   assert.ok(s.drawn > 50, `drawn ${s.drawn}`);
   const draw = await page.evaluate(async () => {
     const log = window.explorer.recordFrames(true);
-    const c = document.querySelector('[data-testid=tree-view] canvas');
+    const c = document.querySelector('[data-testid=tree-view] canvas.ps-canvas');
     const r = c.getBoundingClientRect();
     for (let i = 0; i < 10; i++) {
       c.dispatchEvent(new WheelEvent('wheel', { deltaY: i % 2 ? 30 : -30, clientX: r.left + r.width / 2, clientY: r.top + r.height / 2, bubbles: true, cancelable: true }));

@@ -126,7 +126,7 @@ test('clicking expands and re-centres; the keyboard moves the focus; the breadcr
   assert.ok(Math.abs(moved.y - (view.y + view.height / 2)) < 4, 're-centred vertically');
   await shot(page, 'tree-expanded');
 
-  await page.locator('[data-testid=tree-view] canvas').focus();
+  await page.locator('[data-testid=tree-view] canvas.ps-canvas').focus();
   await page.keyboard.press('ArrowRight');
   await settle(page);
   const s1 = await page.locator('[data-testid=tree-status]').innerText();
@@ -141,7 +141,7 @@ test('clicking expands and re-centres; the keyboard moves the focus; the breadcr
   await page.keyboard.press('ArrowLeft');
   await page.keyboard.press('ArrowLeft');
   assert.match(await page.locator('[data-testid=tree-status]').innerText(), /^Root/);
-  assert.equal(await page.locator('[data-testid=tree-view] canvas').getAttribute('aria-describedby'), await page.locator('[data-testid=tree-status]').getAttribute('id'));
+  assert.equal(await page.locator('[data-testid=tree-view] canvas.ps-canvas').getAttribute('aria-describedby'), await page.locator('[data-testid=tree-status]').getAttribute('id'));
   assert.equal(await page.locator('[data-testid=tree-status]').getAttribute('aria-live'), 'polite');
   // Wheel zoom changes the scale.
   const k0 = (await page.evaluate(() => window.explorer.stats())).zoom;
@@ -152,7 +152,7 @@ test('clicking expands and re-centres; the keyboard moves the focus; the breadcr
   assert.ok(k1 > k0 * 1.2, `zoomed in: ${k0} -> ${k1}`);
   // Two touch pointers moving apart zoom in too.
   const k2 = await page.evaluate(() => {
-    const c = document.querySelector('[data-testid=tree-view] canvas');
+    const c = document.querySelector('[data-testid=tree-view] canvas.ps-canvas');
     const r = c.getBoundingClientRect();
     const ev = (type, id, x) => c.dispatchEvent(new PointerEvent(type, { pointerId: id, pointerType: 'touch', clientX: r.left + x, clientY: r.top + 200, button: 0, bubbles: true }));
     ev('pointerdown', 11, 300);
@@ -322,7 +322,7 @@ test('a 27,000-leaf tree (30 children, 3 plies) opens from a file and expands', 
   const expandMs = await page.evaluate(async (id) => {
     const box = window.explorer.nodeBox(id);
     const t = performance.now();
-    const canvas = document.querySelector('[data-testid=tree-view] canvas');
+    const canvas = document.querySelector('[data-testid=tree-view] canvas.ps-canvas');
     for (const type of ['pointerdown', 'pointerup']) canvas.dispatchEvent(new PointerEvent(type, { clientX: box.x, clientY: box.y, button: 0, bubbles: true, pointerId: 1 }));
     await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
     return performance.now() - t;
@@ -577,7 +577,7 @@ test('a chance node explains its expectation; siblings can be ordered by pre-sco
     const x = window.explorer;
     const node = x.model().root.children.find((c) => String(c.id) === String(id));
     const labels = x.stats().draw.edgeLabels;
-    const canvas = document.querySelector('[data-testid=tree-view] canvas');
+    const canvas = document.querySelector('[data-testid=tree-view] canvas.ps-canvas');
     const dpr = canvas.width / canvas.getBoundingClientRect().width;
     const ctx = canvas.getContext('2d');
     return node.children.map((c) => {
