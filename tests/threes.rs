@@ -695,7 +695,8 @@ fn registry_entry() {
 }
 
 /// The benchmark, run by hand: `THREES_GAMES=5 THREES_TIME_MS=20 cargo test --release --test threes
-/// -- --ignored bench --nocapture` (THREES_SEED and THREES_DEPTH also read).
+/// -- --ignored bench --nocapture` (THREES_SEED, THREES_DEPTH, THREES_JOBS and the tuning variables
+/// listed in docs/threes.md also read).
 #[test]
 #[ignore]
 fn bench() {
@@ -717,6 +718,9 @@ fn bench() {
         Some(bits) => cfg.tt_bits = bits as u32,
         None => {}
     }
+    if env("THREES_STEPS") == Some(0) {
+        cfg.probability_steps = false;
+    }
     if env("THREES_ID") == Some(1) {
         cfg.iterative_deepening = true;
     }
@@ -735,14 +739,75 @@ fn bench() {
         }
         Err(_) => ThreesEval::by_name(&cfg.evaluator).unwrap(),
     };
-    let s = plyscope::games::threes::bench::threes_bench_eval(
+    let jobs = env("THREES_JOBS").unwrap_or(1) as usize;
+    let s = plyscope::games::threes::bench::threes_bench_jobs(
         games,
         seed,
         &cfg,
         &eval,
+        jobs,
         &mut std::io::stdout(),
     );
     assert_eq!(s.scores.len(), games);
+}
+
+/// Under a node budget the next full depth would overrun, expectimax searches that depth in
+/// probability steps (cut-off 0.01, then halved each step): the move and value played are
+/// exactly those of the last step that finished, searched on its own; without steps the last full
+/// depth stands.
+#[test]
+fn probability_steps_search_one_level_deeper_within_a_node_budget() {
+    let p = Threes::deal(4);
+    let eval = ThreesEval::strong();
+    let cfg = |depth: u32, cutoff: f64| SearchConfig {
+        chance_cutoff: cutoff,
+        ..expectimax_cfg(depth, "")
+    };
+    let fixed =
+        |depth: u32, cutoff: f64| search(&p, &eval, &cfg(depth, cutoff), Hooks::default()).unwrap();
+    let c0 = 1e-4;
+    let full: Vec<u64> = (1..=5).map(|d| fixed(d, c0).stats.nodes).collect();
+    let through4: u64 = full[..4].iter().sum();
+    let cutoffs = [0.01, 0.01 / 2.0, 0.01 / 2.0 / 2.0, 0.01 / 2.0 / 2.0 / 2.0];
+    let steps: Vec<u64> = cutoffs.iter().map(|&c| fixed(5, c).stats.nodes).collect();
+    // A budget that lets the third step finish and stops the fourth halfway.
+    let budget = through4 + steps[..3].iter().sum::<u64>() + steps[3] / 2;
+    // The preconditions of this position: the steps grow, the third searched at least half the
+    // nodes of the full depth 4 (else it would not be played), and the full depth 5 (guessed from
+    // the growth of the last two) does not fit.
+    assert!(steps.windows(2).all(|w| w[0] < w[1]), "{steps:?}");
+    assert!(2 * steps[2] >= full[3], "{steps:?} against {full:?}");
+    assert!(steps[3] < full[4], "{steps:?} against {full:?}");
+    let guess = full[3] as f64 * (full[3] as f64 / full[2] as f64).clamp(1.5, 32.0);
+    assert!(
+        through4 as f64 + guess > budget as f64,
+        "{full:?}, budget {budget}"
+    );
+
+    let budgeted = |stepping: bool| SearchConfig {
+        node_budget: Some(budget),
+        probability_steps: stepping,
+        ..cfg(12, c0)
+    };
+    let stepped = search(&p, &eval, &budgeted(true), Hooks::default()).unwrap();
+    let want = fixed(5, cutoffs[2]);
+    assert_eq!(stepped.stats.depth_reached, 5);
+    assert_eq!(stepped.best, want.best);
+    assert!((stepped.value - want.value).abs() <= 1e-9 * want.value.abs());
+    for m in &want.root_moves {
+        let got = stepped.root_moves.iter().find(|r| r.mv == m.mv).unwrap();
+        assert!(
+            (got.value - m.value).abs() <= 1e-9 * m.value.abs(),
+            "{:?}",
+            m.mv
+        );
+    }
+
+    let plain = search(&p, &eval, &budgeted(false), Hooks::default()).unwrap();
+    let want = fixed(4, c0);
+    assert_eq!(plain.stats.depth_reached, 4);
+    assert_eq!(plain.best, want.best);
+    assert!((plain.value - want.value).abs() <= 1e-9 * want.value.abs());
 }
 
 #[test]
@@ -803,6 +868,91 @@ fn parallel_bench_plays_the_same_games_as_one_job() {
         assert!(
             text.contains(&format!("game {g:>3} seed {}", 39 + g)),
             "game {g} missing from:\n{text}"
+        );
+    }
+}
+
+/// Diagnostic, run by hand: how much a 100 ms search (probability steps on and off) loses against
+/// a deep reference search (depth 6, cut-off 0.0001), in the reference's own values, over positions
+/// taken every 25 swipes from a depth-3 game: `P_SEED=7 P_MS=100 cargo test --release --test threes
+/// -- --ignored probe_steps --nocapture`.
+#[test]
+#[ignore]
+fn probe_steps_against_reference() {
+    let num = |k: &str, d: u64| {
+        std::env::var(k)
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(d)
+    };
+    let seed = num("P_SEED", 7);
+    let ms = num("P_MS", 100);
+    let eval = ThreesEval::strong();
+    let play = plyscope::games::threes::bench::bench_config(None, 3, seed);
+    let reference = SearchConfig {
+        depth: 6,
+        ..play.clone()
+    };
+    let timed = |steps: bool| SearchConfig {
+        probability_steps: steps,
+        ..plyscope::games::threes::bench::bench_config(Some(ms), 12, seed)
+    };
+    let mut pos = Threes::deal(seed);
+    let mut nature = plyscope::core::Rng::seeded(seed);
+    let mut outs = Vec::new();
+    let (mut n, mut swipes) = (0, 0);
+    let mut loss = [0.0f64; 2];
+    let mut agree = [0u32; 2];
+    let mut depth = [0u32; 2];
+    let mut time = [0.0f64; 2];
+    loop {
+        match pos.turn() {
+            Turn::Terminal => break,
+            Turn::Chance => {
+                pos.chance_outcomes(&mut outs);
+                let total: f64 = outs.iter().map(|o| o.1).sum();
+                let mut r = nature.unit() * total;
+                let mut pick = outs.len() - 1;
+                for (i, &(_, p)) in outs.iter().enumerate() {
+                    if r < p {
+                        pick = i;
+                        break;
+                    }
+                    r -= p;
+                }
+                pos.play_unchecked(outs[pick].0);
+            }
+            Turn::Player(_) => {
+                swipes += 1;
+                if swipes % 25 == 0 {
+                    let r = search(&pos, &eval, &reference, Hooks::default()).unwrap();
+                    n += 1;
+                    for (i, steps) in [true, false].into_iter().enumerate() {
+                        let t = search(&pos, &eval, &timed(steps), Hooks::default()).unwrap();
+                        let v = r
+                            .root_moves
+                            .iter()
+                            .find(|m| Some(m.mv) == t.best)
+                            .unwrap()
+                            .value;
+                        loss[i] += r.value - v;
+                        agree[i] += (t.best == r.best) as u32;
+                        depth[i] += t.stats.depth_reached;
+                        time[i] += t.stats.time_ms;
+                    }
+                }
+                let r = search(&pos, &eval, &play, Hooks::default()).unwrap();
+                pos.play_unchecked(r.best.unwrap());
+            }
+        }
+    }
+    for (i, name) in ["steps", "no steps"].iter().enumerate() {
+        println!(
+            "{name}: {n} positions, mean loss {:.1}, same move as the reference {:.0} %, depth {:.2}, {:.1} ms",
+            loss[i] / n as f64,
+            100.0 * agree[i] as f64 / n as f64,
+            depth[i] as f64 / n as f64,
+            time[i] / n as f64
         );
     }
 }

@@ -31,16 +31,18 @@ USAGE:
         --branching N       keep only the best N moves of each node by pre-score
         --tt                use a transposition table
         --no-ordering       do not order moves by pre-score
+        --no-steps          expectimax under a budget: no probability steps (docs/engine-options.md)
         --seed S            seed for random choices
         --tree FILE         write the search tree document (JSON) to FILE (- for standard output)
         --node-cap N        cap on recorded tree nodes (default 200000)
         --json              print the result as JSON
   plyscope bench [--quick]
       Fixed benchmarks: perft speed and search speed with and without tree recording.
-  plyscope threes-bench [--games N] [--seed S] [--time-ms T] [--depth D] [--jobs J]
+  plyscope threes-bench [--games N] [--seed S] [--time-ms T] [--depth D] [--jobs J] [--no-steps]
       Play N seeded Threes games (seeds S, S+1, ...) with expectimax at T ms a move (or to depth D,
       default 4) and print low, median and high score, the share reaching 384 ... 6144, time a move.
       --jobs J plays J games at once, one thread each (keep J at most the number of cores).
+      --no-steps turns probability steps off (plain iterative deepening under the budget).
   plyscope uai
       Play Ataxx over the UAI protocol on standard input and output (for match runners and GUIs).
   plyscope help
@@ -228,7 +230,7 @@ fn search(args: &[String]) -> Result<(), Usage> {
     };
     let opts = Opts::parse(
         &args[1..],
-        &["--json", "--tt", "--no-ordering"],
+        &["--json", "--tt", "--no-ordering", "--no-steps"],
         &[
             "--position",
             "--moves",
@@ -270,6 +272,7 @@ fn search(args: &[String]) -> Result<(), Usage> {
     }
     cfg.transposition_table = opts.flag("--tt");
     cfg.move_ordering = !opts.flag("--no-ordering");
+    cfg.probability_steps = !opts.flag("--no-steps");
     cfg.seed = opts.number("--seed", "a whole number")?;
     if let Some(c) = opts.number("--node-cap", "a whole number")? {
         cfg.node_cap = c;
@@ -323,12 +326,12 @@ struct SearchBench {
     depth: u32,
 }
 
-/// `plyscope threes-bench --games N --seed S [--time-ms T] [--depth D] [--jobs J]`: seeded Threes games with
-/// expectimax, and the seed bot's table.
+/// `plyscope threes-bench --games N --seed S [--time-ms T] [--depth D] [--jobs J] [--no-steps]`:
+/// seeded Threes games with expectimax, and the seed bot's table.
 fn threes_bench(args: &[String]) -> Result<(), Usage> {
     let opts = Opts::parse(
         args,
-        &[],
+        &["--no-steps"],
         &["--games", "--seed", "--time-ms", "--depth", "--jobs"],
     )?;
     let games: usize = opts
@@ -353,11 +356,13 @@ fn threes_bench(args: &[String]) -> Result<(), Usage> {
     if jobs == 0 {
         return Err(Usage("--jobs must be at least 1".into()));
     }
-    plyscope::games::threes::bench::threes_bench_parallel(
+    let mut cfg = plyscope::games::threes::bench::bench_config(time_ms, depth, seed);
+    cfg.probability_steps = !opts.flag("--no-steps");
+    plyscope::games::threes::bench::threes_bench_jobs(
         games,
         seed,
-        time_ms,
-        depth,
+        &cfg,
+        &plyscope::games::threes::ThreesEval::strong(),
         jobs,
         &mut std::io::stdout(),
     );

@@ -104,6 +104,11 @@ pub struct SearchConfig {
     pub seed: Option<u64>,
     /// Expectimax: a line whose probability falls below this is evaluated statically.
     pub chance_cutoff: f64,
+    /// Expectimax under a budget (time or nodes): when the next full depth would not fit in what is
+    /// left, search it in probability steps instead, with a chance cut-off of 0.01 that each step
+    /// halves (down to `chance_cutoff`). A step's result replaces the last full depth's when it
+    /// searched at least half as many nodes. Likely lines then get one more level of search.
+    pub probability_steps: bool,
     /// Record the search tree.
     pub record_tree: bool,
     /// Cap on recorded nodes.
@@ -127,6 +132,7 @@ impl Default for SearchConfig {
             random_ties: true,
             seed: None,
             chance_cutoff: 0.0,
+            probability_steps: true,
             record_tree: false,
             node_cap: DEFAULT_NODE_CAP,
         }

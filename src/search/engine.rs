@@ -23,6 +23,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 /// How often (in nodes) the search looks at the clock, the stop flag and the node budget.
 const CHECK_EVERY: u64 = 1024;
 
+/// Probability steps (see [`SearchConfig::probability_steps`]): the first step's chance cut-off.
+const PROB_STEP_START: f64 = 0.01;
+/// Probability steps: each step divides the cut-off by this (about doubling the nodes: fine steps
+/// let the last one that finishes end closer to the budget).
+const PROB_STEP_FACTOR: f64 = 2.0;
+
 /// Things the caller can attach to a running search.
 #[derive(Default)]
 pub struct Hooks<'a> {
@@ -60,6 +66,13 @@ struct Searcher<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder> {
     tt_hits: u64,
     /// Static evaluations made because the depth ran out (not at finished games).
     horizon_leaves: u64,
+    /// Of those, the ones made because the line's probability fell below `cutoff`.
+    prob_cuts: u64,
+    /// Chance nodes expanded.
+    chance_nodes: u64,
+    /// The chance cut-off of the current iteration (the configured one, or a coarser one in a
+    /// probability step).
+    cutoff: f64,
     start: f64,
     deadline: Option<f64>,
     next_check: u64,
@@ -173,6 +186,9 @@ fn run<G: Game, E: Evaluator<G>, R: Restart>(
         pruned_nodes: 0,
         tt_hits: 0,
         horizon_leaves: 0,
+        prob_cuts: 0,
+        chance_nodes: 0,
+        cutoff: cfg.chance_cutoff,
         start,
         deadline: cfg.time_ms.map(|t| start + t as f64),
         next_check: CHECK_EVERY.min(cfg.node_budget.unwrap_or(u64::MAX)),
@@ -241,43 +257,107 @@ fn run<G: Game, E: Evaluator<G>, R: Restart>(
 
     let mut done: Option<(Vec<RootMove<G::Move>>, Vec<Vec<G::Move>>, u32, R)> = None;
     let mut partial: Option<(Vec<RootMove<G::Move>>, Vec<Vec<G::Move>>, R)> = None;
-    // Durations of the last two iterations, to guess what the next one costs.
+    // Durations of the last two full iterations, to guess what the next one costs, and of the
+    // last two probability steps.
     let mut durations = (0.0f64, 0.0f64);
-    for depth in first_depth..=max_depth {
+    let mut step_durations = (0.0f64, 0.0f64);
+    // The same for their node counts (for a node budget).
+    let mut counts = (0u64, 0u64);
+    let mut step_counts = (0u64, 0u64);
+    let stepping = cfg.algorithm == Algorithm::Expectimax
+        && cfg.probability_steps
+        && (s.deadline.is_some() || cfg.node_budget.is_some());
+    // Nodes of the last full iteration: a probability step replaces its result only when it
+    // searched at least half as many (at equal cost a step's tree plays better than a full depth's,
+    // a much smaller one does not).
+    let mut full_nodes = 0u64;
+    let mut depth = first_depth;
+    loop {
         s.depth = depth;
+        let step = s.cutoff > cfg.chance_cutoff;
+        if step {
+            // Entries of a coarser step at the same depth must not answer a finer one.
+            if let Some(tt) = &mut s.tt {
+                tt.next_generation();
+            }
+        }
         let began = now_ms();
         let (horizon_before, tt_before) = (s.horizon_leaves, s.tt_hits);
+        let (nodes_before, cuts_before, chance_before) = (s.nodes, s.prob_cuts, s.chance_nodes);
         let (values, pvs, complete) = s.root_iteration(root, &mut root_kids, searched, depth);
-        durations = (durations.1, now_ms() - began);
+        let took = now_ms() - began;
+        let iteration_nodes = s.nodes - nodes_before;
+        if step {
+            step_durations = (step_durations.1, took);
+            step_counts = (step_counts.1, iteration_nodes);
+        } else {
+            durations = (durations.1, took);
+            counts = (counts.1, iteration_nodes);
+        }
         let rec = {
             let fresh = s.rec.fresh();
             std::mem::replace(&mut s.rec, fresh)
         };
+        // A step that cut no line by probability searched the full depth.
+        let was_full = !step || s.prob_cuts == cuts_before;
         if complete {
-            // Next iteration: best first, the rest by this iteration's values.
-            let mut ranked: Vec<(usize, f64)> = values.iter().map(|v| (v.0, v.1)).collect();
-            ranked.sort_by(|a, b| b.1.total_cmp(&a.1));
-            let order: Vec<usize> = ranked.iter().map(|r| r.0).collect();
-            let roots: Vec<RootMove<G::Move>> = values
-                .iter()
-                .map(|&(i, value, exact)| RootMove {
-                    mv: root_kids[i].mv,
-                    value,
-                    exact,
-                })
-                .collect();
-            let reordered: Vec<Child<G>> = order.iter().map(|&i| root_kids[i].clone()).collect();
-            root_kids[..searched].clone_from_slice(&reordered);
-            done = Some((roots, pvs, depth, rec));
-            if R::ACTIVE && s.hooks.iteration.is_some() {
-                if let Some((roots, pvs, depth, rec)) = &done {
-                    s.report_iteration(root, roots, pvs, *depth, rec);
+            if was_full || 2 * iteration_nodes >= full_nodes {
+                // Next iteration: best first, the rest by this iteration's values.
+                let mut ranked: Vec<(usize, f64)> = values.iter().map(|v| (v.0, v.1)).collect();
+                ranked.sort_by(|a, b| b.1.total_cmp(&a.1));
+                let order: Vec<usize> = ranked.iter().map(|r| r.0).collect();
+                let roots: Vec<RootMove<G::Move>> = values
+                    .iter()
+                    .map(|&(i, value, exact)| RootMove {
+                        mv: root_kids[i].mv,
+                        value,
+                        exact,
+                    })
+                    .collect();
+                let reordered: Vec<Child<G>> =
+                    order.iter().map(|&i| root_kids[i].clone()).collect();
+                root_kids[..searched].clone_from_slice(&reordered);
+                done = Some((roots, pvs, depth, rec));
+                if R::ACTIVE && s.hooks.iteration.is_some() {
+                    if let Some((roots, pvs, depth, rec)) = &done {
+                        s.report_iteration(root, roots, pvs, *depth, rec);
+                    }
                 }
+            }
+            if was_full {
+                full_nodes = iteration_nodes;
+                if step {
+                    durations = (durations.1, took);
+                    counts = (counts.1, iteration_nodes);
+                }
+                s.cutoff = cfg.chance_cutoff;
             }
             // Every line of this iteration ended in a finished game: deeper ones would repeat it.
             let solved = s.horizon_leaves == horizon_before && s.tt_hits == tt_before;
-            if s.aborted || solved || s.out_of_time_for_next(durations) {
+            if s.aborted || solved || (was_full && depth >= max_depth) {
                 break;
+            }
+            if was_full {
+                // The next depth in full when it looks affordable; otherwise (expectimax under a
+                // budget, with chance turns in sight) in probability steps: the next depth with
+                // a coarse cut-off, then finer ones, each a few times the cost of the last.
+                let chance_seen = s.chance_nodes > chance_before;
+                if stepping && chance_seen && s.out_of_budget_for_next(durations, counts, true) {
+                    s.cutoff = PROB_STEP_START.max(cfg.chance_cutoff);
+                    step_durations = (0.0, 0.0);
+                    step_counts = (0, 0);
+                } else if s.out_of_budget_for_next(durations, counts, false) {
+                    break;
+                }
+                depth += 1;
+            } else {
+                s.cutoff /= PROB_STEP_FACTOR;
+                if s.cutoff <= cfg.chance_cutoff * PROB_STEP_FACTOR.sqrt() {
+                    s.cutoff = cfg.chance_cutoff;
+                }
+                if s.out_of_budget_for_next(step_durations, step_counts, false) {
+                    break;
+                }
             }
         } else {
             if done.is_none() && !values.is_empty() {
@@ -601,27 +681,45 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder> Searcher<'a, 'h, G, E, R> {
         }
     }
 
-    /// Whether to stop deepening: past half the budget, when the next iteration cannot finish in
-    /// the time left, guessing its cost from the last two iterations' durations (their ratio is the
-    /// effective branching factor, kept between 1.5 and 32; expectimax iterations grow fast).
-    fn out_of_time_for_next(&self, (before_last, last): (f64, f64)) -> bool {
-        match self.deadline {
+    /// Whether to stop deepening: when the next iteration cannot finish in the time left, guessing
+    /// its cost from the last two iterations' durations (their ratio is the effective branching
+    /// factor, kept between 1.5 and 32; expectimax iterations grow fast). Unless `strict`, never in
+    /// the first half of the budget (the guess is noisy, and an iteration that does not finish costs
+    /// only the time it was given), and never for a node budget (it stops the search itself).
+    /// `strict` asks whether the next full depth fits (in time, or in nodes the same way from the
+    /// last two node counts), to choose probability steps instead.
+    fn out_of_budget_for_next(
+        &self,
+        (before_last, last): (f64, f64),
+        (nodes_before_last, nodes_last): (u64, u64),
+        strict: bool,
+    ) -> bool {
+        let growth = |before: f64, last: f64| {
+            if before > 0.05 {
+                (last / before).clamp(1.5, 32.0)
+            } else {
+                4.0
+            }
+        };
+        let time = match self.deadline {
             Some(d) => {
                 let now = now_ms();
-                // In the first half of the budget, always go on: the guess is noisy, and an
-                // unfinished iteration costs nothing but the time it was given.
-                if now - self.start < (d - self.start) / 2.0 {
-                    return false;
-                }
-                let growth = if before_last > 0.05 {
-                    (last / before_last).clamp(1.5, 32.0)
+                if !strict && now - self.start < (d - self.start) / 2.0 {
+                    false
                 } else {
-                    4.0
-                };
-                now + last * growth > d
+                    now + last * growth(before_last, last) > d
+                }
             }
             None => false,
-        }
+        };
+        let nodes = match self.cfg.node_budget {
+            Some(limit) if strict => {
+                let (b, l) = (nodes_before_last as f64, nodes_last as f64);
+                self.nodes as f64 + l * growth(b, l) > limit as f64
+            }
+            _ => false,
+        };
+        time || nodes
     }
 
     /// Whether a node with `depth` left is worth ordering: only alpha-beta gains from the order,
@@ -769,8 +867,11 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder> Searcher<'a, 'h, G, E, R> {
                 }
                 v
             }
-            _ if depth == 0 || (prob < self.cfg.chance_cutoff) => {
+            _ if depth == 0 || (prob < self.cutoff) => {
                 self.horizon_leaves += 1;
+                if depth != 0 {
+                    self.prob_cuts += 1;
+                }
                 self.leaf(pos, h)
             }
             Turn::Chance => self.chance(pos, depth, ply, prob, h),
@@ -793,6 +894,7 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder> Searcher<'a, 'h, G, E, R> {
     }
 
     fn chance(&mut self, pos: &G, depth: u32, ply: usize, prob: f64, h: u32) -> f64 {
+        self.chance_nodes += 1;
         let mut outcomes = std::mem::take(&mut self.outcomes[ply]);
         pos.chance_outcomes(&mut outcomes);
         let mut sum = 0.0;

@@ -38,11 +38,8 @@ impl<M: Copy + 'static> Table<M> {
         let spare = SPARE.with(|s| s.borrow_mut().take());
         if let Some(Ok(mut t)) = spare.map(|b| b.downcast::<Table<M>>()) {
             if t.entries.len() == size {
-                t.generation = t.generation.wrapping_add(1);
-                if t.generation == 0 {
-                    // Generations wrapped: old entries could look current again.
-                    t.entries.iter_mut().for_each(|e| *e = None);
-                }
+                // When generations wrap, old entries could look current again: cleared then.
+                t.next_generation();
                 return *t;
             }
         }
@@ -50,6 +47,15 @@ impl<M: Copy + 'static> Table<M> {
             entries: vec![None; size],
             mask: (size - 1) as u64,
             generation: 0,
+        }
+    }
+
+    /// Makes every entry stale (as a new search does), at no cost but a full clear when the
+    /// generation number wraps.
+    pub fn next_generation(&mut self) {
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.entries.iter_mut().for_each(|e| *e = None);
         }
     }
 

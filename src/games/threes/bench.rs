@@ -156,9 +156,10 @@ pub fn threes_bench_jobs(
     let _ = writeln!(
         out,
         "threes bench: {games} games from seed {seed}, {}, depth cap {depth}, chance cut-off {}, evaluator {}, {jobs} at a time",
-        match time_ms {
-            Some(t) => format!("{t} ms a move"),
-            None => "no time budget".to_string(),
+        match (time_ms, base.probability_steps) {
+            (Some(t), true) => format!("{t} ms a move (probability steps)"),
+            (Some(t), false) => format!("{t} ms a move (no probability steps)"),
+            (None, _) => "no time budget".to_string(),
         },
         base.chance_cutoff,
         crate::core::Evaluator::<Threes>::name(eval)
