@@ -956,3 +956,111 @@ fn probe_steps_against_reference() {
         );
     }
 }
+
+/// Plays nature's deal at a chance turn, as the benchmark does.
+fn deal_by(pos: &mut Threes, nature: &mut plyscope::core::Rng) {
+    let mut outs = Vec::new();
+    pos.chance_outcomes(&mut outs);
+    let total: f64 = outs.iter().map(|o| o.1).sum();
+    let mut r = nature.unit() * total;
+    let mut pick = outs.len() - 1;
+    for (i, &(_, p)) in outs.iter().enumerate() {
+        if r < p {
+            pick = i;
+            break;
+        }
+        r -= p;
+    }
+    pos.play_unchecked(outs[pick].0);
+}
+
+/// Tuning aid for the late game, run by hand. With `LATE_DUMP=FILE`, plays `THREES_GAMES` games
+/// from `THREES_SEED` (depth `THREES_DEPTH`, cut-off `THREES_CUTOFF`) and writes the position where
+/// each first holds a `LATE_AT` card (default 1536). With `LATE_FROM=FILE`, plays every position of
+/// FILE to the end (nature seeded with `THREES_SEED` + line), with the evaluator of `THREES_W`, and
+/// prints the geometric mean score and the share reaching 3072 and 6144.
+#[test]
+#[ignore]
+fn late() {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let num = |k: &str, d: f64| std::env::var(k).ok().and_then(|v| v.parse().ok()).unwrap_or(d);
+    let seed = num("THREES_SEED", 1.0) as u64;
+    let mut cfg = plyscope::games::threes::bench::bench_config(None, num("THREES_DEPTH", 4.0) as u32, seed);
+    cfg.chance_cutoff = num("THREES_CUTOFF", 0.0001);
+    let eval = match std::env::var("THREES_W") {
+        Ok(w) => {
+            let v: Vec<f64> = w.split(',').map(|x| x.trim().parse().unwrap()).collect();
+            let mut p = plyscope::games::threes::eval::StrongParams::default();
+            p.weights.copy_from_slice(&v[..7]);
+            p.mono_power = v.get(7).copied().unwrap_or(p.mono_power);
+            p.sum_power = v.get(8).copied().unwrap_or(p.sum_power);
+            ThreesEval::strong_with(p)
+        }
+        Err(_) => ThreesEval::strong(),
+    };
+    let play_until = |mut pos: Threes, nature_seed: u64, stop_rank: u8| -> Threes {
+        let mut nature = plyscope::core::Rng::seeded(nature_seed);
+        let c = SearchConfig {
+            seed: Some(nature_seed),
+            ..cfg.clone()
+        };
+        loop {
+            if pos.highest_rank() >= stop_rank {
+                return pos;
+            }
+            match pos.turn() {
+                Turn::Terminal => return pos,
+                Turn::Chance => deal_by(&mut pos, &mut nature),
+                Turn::Player(_) => {
+                    let r = search(&pos, &eval, &c, Hooks::default()).unwrap();
+                    pos.play_unchecked(r.best.unwrap());
+                }
+            }
+        }
+    };
+    let work: Vec<Threes>;
+    let dump = std::env::var("LATE_DUMP").ok();
+    let at = value_rank(num("LATE_AT", 1536.0) as u32).unwrap();
+    if dump.is_some() {
+        work = (0..num("THREES_GAMES", 10.0) as u64).map(|g| Threes::deal(seed + g)).collect();
+    } else {
+        let text = std::fs::read_to_string(std::env::var("LATE_FROM").unwrap()).unwrap();
+        work = text.lines().map(pos).collect();
+    }
+    let next = AtomicUsize::new(0);
+    let results = std::sync::Mutex::new(vec![None; work.len()]);
+    std::thread::scope(|sc| {
+        for _ in 0..2 {
+            sc.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                if i >= work.len() {
+                    break;
+                }
+                let end = if dump.is_some() {
+                    play_until(work[i].clone(), seed + i as u64, at)
+                } else {
+                    play_until(work[i].clone(), seed + i as u64, u8::MAX)
+                };
+                results.lock().unwrap()[i] = Some(end);
+            });
+        }
+    });
+    let ends: Vec<Threes> = results.into_inner().unwrap().into_iter().map(|e| e.unwrap()).collect();
+    if let Some(file) = dump {
+        let lines: Vec<String> = ends
+            .iter()
+            .filter(|p| p.highest_rank() >= at && p.turn() != Turn::Terminal)
+            .map(|p| p.position_text())
+            .collect();
+        std::fs::write(&file, lines.join("\n") + "\n").unwrap();
+        println!("{} positions with a {} written to {file}", lines.len(), rank_value(at));
+    } else {
+        let n = ends.len() as f64;
+        let geo = (ends.iter().map(|p| (p.score() as f64).ln()).sum::<f64>() / n).exp();
+        let share = |v: u32| 100.0 * ends.iter().filter(|p| rank_value(p.highest_rank()) >= v).count() as f64 / n;
+        for (i, p) in ends.iter().enumerate() {
+            println!("late {i}: score {} highest {}", p.score(), rank_value(p.highest_rank()));
+        }
+        println!("late summary: {n} games, geometric mean {geo:.0}, 3072 {:.1} %, 6144 {:.1} %", share(3072), share(6144));
+    }
+}

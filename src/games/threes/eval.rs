@@ -51,7 +51,7 @@ pub struct StrongParams {
 impl Default for StrongParams {
     fn default() -> Self {
         StrongParams {
-            weights: [2_000.0, 40.0, 40.0, -40.0, 0.0, -20.0, -20.0],
+            weights: [2_000.0, 40.0, 60.0, -25.0, 0.0, -20.0, -20.0],
             mono_power: 1.0,
             sum_power: 3.5,
         }
