@@ -5,6 +5,7 @@ mod common;
 
 use plyscope::core::{Breakdown, Evaluator, Game, NoTerms, Outcome, Turn};
 use plyscope::games::new_session;
+use plyscope::games::threes::bench::deal_by_nature;
 use plyscope::games::threes::{
     board_score, rank_score, rank_value, value_rank, Deck, Dir, Hint, Threes, ThreesEval,
     ThreesMove,
@@ -724,21 +725,7 @@ fn bench() {
     if env("THREES_ID") == Some(1) {
         cfg.iterative_deepening = true;
     }
-    let eval = match std::env::var("THREES_W") {
-        Ok(w) => {
-            let v: Vec<f64> = w.split(',').map(|x| x.trim().parse().unwrap()).collect();
-            let mut p = plyscope::games::threes::eval::StrongParams::default();
-            p.weights.copy_from_slice(&v[..7]);
-            if v.len() > 7 {
-                p.mono_power = v[7];
-            }
-            if v.len() > 8 {
-                p.sum_power = v[8];
-            }
-            ThreesEval::strong_with(p)
-        }
-        Err(_) => ThreesEval::by_name(&cfg.evaluator).unwrap(),
-    };
+    let eval = eval_from_env(&cfg.evaluator);
     let jobs = env("THREES_JOBS").unwrap_or(1) as usize;
     let s = plyscope::games::threes::bench::threes_bench_jobs(
         games,
@@ -908,20 +895,7 @@ fn probe_steps_against_reference() {
     loop {
         match pos.turn() {
             Turn::Terminal => break,
-            Turn::Chance => {
-                pos.chance_outcomes(&mut outs);
-                let total: f64 = outs.iter().map(|o| o.1).sum();
-                let mut r = nature.unit() * total;
-                let mut pick = outs.len() - 1;
-                for (i, &(_, p)) in outs.iter().enumerate() {
-                    if r < p {
-                        pick = i;
-                        break;
-                    }
-                    r -= p;
-                }
-                pos.play_unchecked(outs[pick].0);
-            }
+            Turn::Chance => deal_by_nature(&mut pos, &mut nature, &mut outs),
             Turn::Player(_) => {
                 swipes += 1;
                 if swipes % 25 == 0 {
@@ -957,21 +931,20 @@ fn probe_steps_against_reference() {
     }
 }
 
-/// Plays nature's deal at a chance turn, as the benchmark does.
-fn deal_by(pos: &mut Threes, nature: &mut plyscope::core::Rng) {
-    let mut outs = Vec::new();
-    pos.chance_outcomes(&mut outs);
-    let total: f64 = outs.iter().map(|o| o.1).sum();
-    let mut r = nature.unit() * total;
-    let mut pick = outs.len() - 1;
-    for (i, &(_, p)) in outs.iter().enumerate() {
-        if r < p {
-            pick = i;
-            break;
+/// The evaluator the hand-run harnesses use: the strong one with the weights of `THREES_W` (seven
+/// weights, then the monotonicity and sum powers, comma separated) when set, else `name`.
+fn eval_from_env(name: &str) -> ThreesEval {
+    match std::env::var("THREES_W") {
+        Ok(w) => {
+            let v: Vec<f64> = w.split(',').map(|x| x.trim().parse().unwrap()).collect();
+            let mut p = plyscope::games::threes::eval::StrongParams::default();
+            p.weights.copy_from_slice(&v[..7]);
+            p.mono_power = v.get(7).copied().unwrap_or(p.mono_power);
+            p.sum_power = v.get(8).copied().unwrap_or(p.sum_power);
+            ThreesEval::strong_with(p)
         }
-        r -= p;
+        Err(_) => ThreesEval::by_name(name).unwrap(),
     }
-    pos.play_unchecked(outs[pick].0);
 }
 
 /// Tuning aid for the late game, run by hand. With `LATE_DUMP=FILE`, plays `THREES_GAMES` games
@@ -983,23 +956,20 @@ fn deal_by(pos: &mut Threes, nature: &mut plyscope::core::Rng) {
 #[ignore]
 fn late() {
     use std::sync::atomic::{AtomicUsize, Ordering};
-    let num = |k: &str, d: f64| std::env::var(k).ok().and_then(|v| v.parse().ok()).unwrap_or(d);
-    let seed = num("THREES_SEED", 1.0) as u64;
-    let mut cfg = plyscope::games::threes::bench::bench_config(None, num("THREES_DEPTH", 4.0) as u32, seed);
-    cfg.chance_cutoff = num("THREES_CUTOFF", 0.0001);
-    let eval = match std::env::var("THREES_W") {
-        Ok(w) => {
-            let v: Vec<f64> = w.split(',').map(|x| x.trim().parse().unwrap()).collect();
-            let mut p = plyscope::games::threes::eval::StrongParams::default();
-            p.weights.copy_from_slice(&v[..7]);
-            p.mono_power = v.get(7).copied().unwrap_or(p.mono_power);
-            p.sum_power = v.get(8).copied().unwrap_or(p.sum_power);
-            ThreesEval::strong_with(p)
-        }
-        Err(_) => ThreesEval::strong(),
+    let num = |k: &str, d: f64| {
+        std::env::var(k)
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(d)
     };
+    let seed = num("THREES_SEED", 1.0) as u64;
+    let mut cfg =
+        plyscope::games::threes::bench::bench_config(None, num("THREES_DEPTH", 4.0) as u32, seed);
+    cfg.chance_cutoff = num("THREES_CUTOFF", 0.0001);
+    let eval = eval_from_env("");
     let play_until = |mut pos: Threes, nature_seed: u64, stop_rank: u8| -> Threes {
         let mut nature = plyscope::core::Rng::seeded(nature_seed);
+        let mut outs = Vec::new();
         let c = SearchConfig {
             seed: Some(nature_seed),
             ..cfg.clone()
@@ -1010,7 +980,7 @@ fn late() {
             }
             match pos.turn() {
                 Turn::Terminal => return pos,
-                Turn::Chance => deal_by(&mut pos, &mut nature),
+                Turn::Chance => deal_by_nature(&mut pos, &mut nature, &mut outs),
                 Turn::Player(_) => {
                     let r = search(&pos, &eval, &c, Hooks::default()).unwrap();
                     pos.play_unchecked(r.best.unwrap());
@@ -1018,15 +988,16 @@ fn late() {
             }
         }
     };
-    let work: Vec<Threes>;
     let dump = std::env::var("LATE_DUMP").ok();
     let at = value_rank(num("LATE_AT", 1536.0) as u32).unwrap();
-    if dump.is_some() {
-        work = (0..num("THREES_GAMES", 10.0) as u64).map(|g| Threes::deal(seed + g)).collect();
+    let work: Vec<Threes> = if dump.is_some() {
+        (0..num("THREES_GAMES", 10.0) as u64)
+            .map(|g| Threes::deal(seed + g))
+            .collect()
     } else {
         let text = std::fs::read_to_string(std::env::var("LATE_FROM").unwrap()).unwrap();
-        work = text.lines().map(pos).collect();
-    }
+        text.lines().map(pos).collect()
+    };
     let next = AtomicUsize::new(0);
     let results = std::sync::Mutex::new(vec![None; work.len()]);
     std::thread::scope(|sc| {
@@ -1045,7 +1016,12 @@ fn late() {
             });
         }
     });
-    let ends: Vec<Threes> = results.into_inner().unwrap().into_iter().map(|e| e.unwrap()).collect();
+    let ends: Vec<Threes> = results
+        .into_inner()
+        .unwrap()
+        .into_iter()
+        .map(|e| e.unwrap())
+        .collect();
     if let Some(file) = dump {
         let lines: Vec<String> = ends
             .iter()
@@ -1053,14 +1029,33 @@ fn late() {
             .map(|p| p.position_text())
             .collect();
         std::fs::write(&file, lines.join("\n") + "\n").unwrap();
-        println!("{} positions with a {} written to {file}", lines.len(), rank_value(at));
+        println!(
+            "{} positions with a {} written to {file}",
+            lines.len(),
+            rank_value(at)
+        );
     } else {
         let n = ends.len() as f64;
         let geo = (ends.iter().map(|p| (p.score() as f64).ln()).sum::<f64>() / n).exp();
-        let share = |v: u32| 100.0 * ends.iter().filter(|p| rank_value(p.highest_rank()) >= v).count() as f64 / n;
+        let share = |v: u32| {
+            100.0
+                * ends
+                    .iter()
+                    .filter(|p| rank_value(p.highest_rank()) >= v)
+                    .count() as f64
+                / n
+        };
         for (i, p) in ends.iter().enumerate() {
-            println!("late {i}: score {} highest {}", p.score(), rank_value(p.highest_rank()));
+            println!(
+                "late {i}: score {} highest {}",
+                p.score(),
+                rank_value(p.highest_rank())
+            );
         }
-        println!("late summary: {n} games, geometric mean {geo:.0}, 3072 {:.1} %, 6144 {:.1} %", share(3072), share(6144));
+        println!(
+            "late summary: {n} games, geometric mean {geo:.0}, 3072 {:.1} %, 6144 {:.1} %",
+            share(3072),
+            share(6144)
+        );
     }
 }

@@ -1,7 +1,7 @@
 //! The Threes benchmark: plays seeded games with expectimax and prints the seed bot's table (low,
 //! median and high score, share of games reaching 384 ... 6144) and the mean time per move.
 
-use super::{Threes, ThreesEval};
+use super::{Threes, ThreesEval, ThreesMove};
 use crate::core::{now_ms, Game, Rng, Turn};
 use crate::search::{search, Algorithm, Hooks, SearchConfig};
 use std::io::Write;
@@ -49,6 +49,23 @@ pub fn bench_config(time_ms: Option<u64>, depth: u32, seed: u64) -> SearchConfig
     }
 }
 
+/// Plays nature's turn at a chance position: one outcome drawn from `nature` with its probability
+/// (as the session's `play_chance` does).
+pub fn deal_by_nature(pos: &mut Threes, nature: &mut Rng, outs: &mut Vec<(ThreesMove, f64)>) {
+    pos.chance_outcomes(outs);
+    let total: f64 = outs.iter().map(|o| o.1).sum();
+    let mut r = nature.unit() * total;
+    let mut pick = outs.len() - 1;
+    for (i, &(_, p)) in outs.iter().enumerate() {
+        if r < p {
+            pick = i;
+            break;
+        }
+        r -= p;
+    }
+    pos.play_unchecked(outs[pick].0);
+}
+
 /// Plays one seeded game to its end: the deal comes from `seed` (as game id `threes-<seed>`) and
 /// nature's RNG is seeded with `seed` too (as `AnySession::seed` does), so without a time budget
 /// the game replays exactly. Returns (final position, swipes, total search time in ms).
@@ -60,21 +77,7 @@ pub fn play_game(seed: u64, cfg: &SearchConfig, eval: &ThreesEval) -> (Threes, u
     loop {
         match pos.turn() {
             Turn::Terminal => break,
-            Turn::Chance => {
-                // The same sampling as the session's `play_chance`.
-                pos.chance_outcomes(&mut outs);
-                let total: f64 = outs.iter().map(|o| o.1).sum();
-                let mut r = nature.unit() * total;
-                let mut pick = outs.len() - 1;
-                for (i, &(_, p)) in outs.iter().enumerate() {
-                    if r < p {
-                        pick = i;
-                        break;
-                    }
-                    r -= p;
-                }
-                pos.play_unchecked(outs[pick].0);
-            }
+            Turn::Chance => deal_by_nature(&mut pos, &mut nature, &mut outs),
             Turn::Player(_) => {
                 let t0 = now_ms();
                 let r = search(&pos, eval, cfg, Hooks::default()).expect("a player turn searches");
