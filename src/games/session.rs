@@ -206,17 +206,7 @@ impl<G: Playable> AnySession for Match<G> {
         }
         let mut outcomes = Vec::new();
         self.pos.chance_outcomes(&mut outcomes);
-        let total: f64 = outcomes.iter().map(|o| o.1).sum();
-        let mut r = self.nature.unit() * total;
-        let mut pick = outcomes.len() - 1;
-        for (i, &(_, p)) in outcomes.iter().enumerate() {
-            if r < p {
-                pick = i;
-                break;
-            }
-            r -= p;
-        }
-        let m = outcomes[pick].0;
+        let m = self.nature.pick_weighted(&outcomes);
         let text = self.pos.format_move(m);
         let mut next = self.pos.clone();
         next.play_unchecked(m);

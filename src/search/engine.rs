@@ -306,14 +306,7 @@ fn run<G: Game, E: Evaluator<G>, R: Restart>(
                 let mut ranked: Vec<(usize, f64)> = values.iter().map(|v| (v.0, v.1)).collect();
                 ranked.sort_by(|a, b| b.1.total_cmp(&a.1));
                 let order: Vec<usize> = ranked.iter().map(|r| r.0).collect();
-                let roots: Vec<RootMove<G::Move>> = values
-                    .iter()
-                    .map(|&(i, value, exact)| RootMove {
-                        mv: root_kids[i].mv,
-                        value,
-                        exact,
-                    })
-                    .collect();
+                let roots = root_moves_of(&values, &root_kids);
                 let reordered: Vec<Child<G>> =
                     order.iter().map(|&i| root_kids[i].clone()).collect();
                 root_kids[..searched].clone_from_slice(&reordered);
@@ -361,14 +354,7 @@ fn run<G: Game, E: Evaluator<G>, R: Restart>(
             }
         } else {
             if done.is_none() && !values.is_empty() {
-                let roots = values
-                    .iter()
-                    .map(|&(i, value, exact)| RootMove {
-                        mv: root_kids[i].mv,
-                        value,
-                        exact,
-                    })
-                    .collect();
+                let roots = root_moves_of(&values, &root_kids);
                 partial = Some((roots, pvs, rec));
             }
             break;
@@ -441,6 +427,21 @@ fn run<G: Game, E: Evaluator<G>, R: Restart>(
         result.tree = Some(document(root, eval, cfg, &result, node, root_player));
     }
     Ok(result)
+}
+
+/// The root moves of an iteration's (child index, value, exact) triples.
+fn root_moves_of<G: Game>(
+    values: &[(usize, f64, bool)],
+    kids: &[Child<G>],
+) -> Vec<RootMove<G::Move>> {
+    values
+        .iter()
+        .map(|&(i, value, exact)| RootMove {
+            mv: kids[i].mv,
+            value,
+            exact,
+        })
+        .collect()
 }
 
 /// The text of each move of a line, each in the context of the position it is played from.

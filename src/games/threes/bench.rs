@@ -53,17 +53,7 @@ pub fn bench_config(time_ms: Option<u64>, depth: u32, seed: u64) -> SearchConfig
 /// (as the session's `play_chance` does).
 pub fn deal_by_nature(pos: &mut Threes, nature: &mut Rng, outs: &mut Vec<(ThreesMove, f64)>) {
     pos.chance_outcomes(outs);
-    let total: f64 = outs.iter().map(|o| o.1).sum();
-    let mut r = nature.unit() * total;
-    let mut pick = outs.len() - 1;
-    for (i, &(_, p)) in outs.iter().enumerate() {
-        if r < p {
-            pick = i;
-            break;
-        }
-        r -= p;
-    }
-    pos.play_unchecked(outs[pick].0);
+    pos.play_unchecked(nature.pick_weighted(outs));
 }
 
 /// Plays one seeded game to its end: the deal comes from `seed` (as game id `threes-<seed>`) and
