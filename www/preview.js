@@ -39,7 +39,10 @@ export function boardPreview(options = {}) {
         const board = new GridBoard(canvas, adapter.style);
         const view = adapter.parse(pos, game);
         const last = moves.length ? adapter.target(String(moves[moves.length - 1]), view) : null;
-        board.setView(view, { last, labels: null });
+        board.setView(view, { last, labels: null }, false);
+        // Paint now rather than on the board's next animation frame, so that 'drawn' is true
+        // when it is said (a test reading the pixels in the same frame found a blank canvas).
+        board.draw();
         canvas.dataset.state = 'drawn';
         canvas.dataset.position = pos;
         setTimeout(() => board.destroy(), 1000);
