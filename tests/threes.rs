@@ -866,14 +866,8 @@ fn parallel_bench_plays_the_same_games_as_one_job() {
 #[test]
 #[ignore]
 fn probe_steps_against_reference() {
-    let num = |k: &str, d: u64| {
-        std::env::var(k)
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(d)
-    };
-    let seed = num("P_SEED", 7);
-    let ms = num("P_MS", 100);
+    let seed = env_or("P_SEED", 7);
+    let ms = env_or("P_MS", 100);
     let eval = ThreesEval::strong();
     let play = plyscope::games::threes::bench::bench_config(None, 3, seed);
     let reference = SearchConfig {
@@ -931,6 +925,14 @@ fn probe_steps_against_reference() {
     }
 }
 
+/// A setting of the hand-run harnesses: the environment variable `key` read as a `T`, else `default`.
+fn env_or<T: std::str::FromStr>(key: &str, default: T) -> T {
+    std::env::var(key)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
 /// The evaluator the hand-run harnesses use: the strong one with the weights of `THREES_W` (seven
 /// weights, then the monotonicity and sum powers, comma separated) when set, else `name`.
 fn eval_from_env(name: &str) -> ThreesEval {
@@ -956,16 +958,10 @@ fn eval_from_env(name: &str) -> ThreesEval {
 #[ignore]
 fn late() {
     use std::sync::atomic::{AtomicUsize, Ordering};
-    let num = |k: &str, d: f64| {
-        std::env::var(k)
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(d)
-    };
-    let seed = num("THREES_SEED", 1.0) as u64;
+    let seed = env_or("THREES_SEED", 1u64);
     let mut cfg =
-        plyscope::games::threes::bench::bench_config(None, num("THREES_DEPTH", 4.0) as u32, seed);
-    cfg.chance_cutoff = num("THREES_CUTOFF", 0.0001);
+        plyscope::games::threes::bench::bench_config(None, env_or("THREES_DEPTH", 4u32), seed);
+    cfg.chance_cutoff = env_or("THREES_CUTOFF", 0.0001);
     let eval = eval_from_env("");
     let play_until = |mut pos: Threes, nature_seed: u64, stop_rank: u8| -> Threes {
         let mut nature = plyscope::core::Rng::seeded(nature_seed);
@@ -989,9 +985,9 @@ fn late() {
         }
     };
     let dump = std::env::var("LATE_DUMP").ok();
-    let at = value_rank(num("LATE_AT", 1536.0) as u32).unwrap();
+    let at = value_rank(env_or("LATE_AT", 1536u32)).unwrap();
     let work: Vec<Threes> = if dump.is_some() {
-        (0..num("THREES_GAMES", 10.0) as u64)
+        (0..env_or("THREES_GAMES", 10u64))
             .map(|g| Threes::deal(seed + g))
             .collect()
     } else {
