@@ -739,9 +739,12 @@ fn bench() {
 }
 
 /// Under a node budget the next full depth would overrun, expectimax searches that depth in
-/// probability steps (cut-off 0.01, then halved each step): the move and value played are
-/// exactly those of the last step that finished, searched on its own; without steps the last full
-/// depth stands.
+/// probability steps: cut-off 0.01, halved while two more halvings look affordable, then one last
+/// step at the finest cut-off predicted to fit 70 % of what is left (a step's cost taken to grow
+/// like cut-off^-alpha, alpha from the last two steps' node counts, 1 before that). The move and
+/// values played are exactly those of that last step searched on its own (here finer than the
+/// third halving, the last that plain halvings would finish); without steps the last full depth
+/// stands.
 #[test]
 fn probability_steps_search_one_level_deeper_within_a_node_budget() {
     let p = Threes::deal(4);
@@ -757,8 +760,8 @@ fn probability_steps_search_one_level_deeper_within_a_node_budget() {
     let through4: u64 = full[..4].iter().sum();
     let cutoffs = [0.01, 0.01 / 2.0, 0.01 / 2.0 / 2.0, 0.01 / 2.0 / 2.0 / 2.0];
     let steps: Vec<u64> = cutoffs.iter().map(|&c| fixed(5, c).stats.nodes).collect();
-    // A budget that lets the third step finish and stops the fourth halfway.
-    let budget = through4 + steps[..3].iter().sum::<u64>() + steps[3] / 2;
+    // A budget that lets three halvings finish and stops the fourth near its end.
+    let budget = through4 + steps[..3].iter().sum::<u64>() + steps[3] * 9 / 10;
     // The preconditions of this position: the steps grow, the third searched at least half the
     // nodes of the full depth 4 (else it would not be played), and the full depth 5 (guessed from
     // the growth of the last two) does not fit.
@@ -771,14 +774,49 @@ fn probability_steps_search_one_level_deeper_within_a_node_budget() {
         "{full:?}, budget {budget}"
     );
 
+    // The schedule the rule above gives for this budget, step by step.
+    let mut used = through4;
+    let mut done: Vec<(f64, u64)> = Vec::new();
+    let mut c = cutoffs[0];
+    loop {
+        let n = fixed(5, c).stats.nodes;
+        if used + n > budget {
+            break;
+        }
+        used += n;
+        done.push((c, n));
+        let (c_last, n_last) = done[done.len() - 1];
+        let alpha = match done.len() {
+            1 => 1.0,
+            k => {
+                let (c_before, n_before) = done[k - 2];
+                ((n_last as f64 / n_before as f64).ln() / (c_before / c_last).ln()).clamp(0.5, 4.0)
+            }
+        };
+        let share = 0.7 * (budget - used) as f64 / n_last as f64;
+        let g = 2f64.powf(alpha);
+        let fit = c_last * share.powf(-1.0 / alpha);
+        if share >= g * (1.0 + g) {
+            c = c_last / 2.0;
+        } else if fit * 1.25 <= c_last {
+            c = fit;
+        } else {
+            break;
+        }
+    }
+    let played = done.last().unwrap().0;
+    assert!(played < cutoffs[2], "{done:?}");
+    assert!(2 * done.last().unwrap().1 >= full[3], "{done:?}");
+
     let budgeted = |stepping: bool| SearchConfig {
         node_budget: Some(budget),
         probability_steps: stepping,
         ..cfg(12, c0)
     };
     let stepped = search(&p, &eval, &budgeted(true), Hooks::default()).unwrap();
-    let want = fixed(5, cutoffs[2]);
+    let want = fixed(5, played);
     assert_eq!(stepped.stats.depth_reached, 5);
+    assert!(stepped.stats.nodes <= budget);
     assert_eq!(stepped.best, want.best);
     assert!((stepped.value - want.value).abs() <= 1e-9 * want.value.abs());
     for m in &want.root_moves {
@@ -951,7 +989,8 @@ fn eval_from_env(name: &str) -> ThreesEval {
 
 /// Tuning aid for the late game, run by hand. With `LATE_DUMP=FILE`, plays `THREES_GAMES` games
 /// from `THREES_SEED` (depth `THREES_DEPTH`, cut-off `THREES_CUTOFF`) and writes the position where
-/// each first holds a `LATE_AT` card (default 1536). With `LATE_FROM=FILE`, plays every position of
+/// each first holds a `LATE_AT` card (default 1536); with `LATE_FROM=FILE` as well, it plays on
+/// from FILE's positions instead of fresh deals. With `LATE_FROM=FILE` alone, plays every position of
 /// FILE to the end (nature seeded with `THREES_SEED` + line), with the evaluator of `THREES_W`, and
 /// prints the geometric mean score and the share reaching 3072 and 6144.
 #[test]
@@ -986,13 +1025,15 @@ fn late() {
     };
     let dump = std::env::var("LATE_DUMP").ok();
     let at = value_rank(env_or("LATE_AT", 1536u32)).unwrap();
-    let work: Vec<Threes> = if dump.is_some() {
-        (0..env_or("THREES_GAMES", 10u64))
+    // Saved positions (LATE_FROM), or fresh deals when only dumping.
+    let work: Vec<Threes> = match std::env::var("LATE_FROM") {
+        Ok(file) => {
+            let text = std::fs::read_to_string(file).unwrap();
+            text.lines().map(pos).collect()
+        }
+        Err(_) => (0..env_or("THREES_GAMES", 10u64))
             .map(|g| Threes::deal(seed + g))
-            .collect()
-    } else {
-        let text = std::fs::read_to_string(std::env::var("LATE_FROM").unwrap()).unwrap();
-        text.lines().map(pos).collect()
+            .collect(),
     };
     let next = AtomicUsize::new(0);
     let results = std::sync::Mutex::new(vec![None; work.len()]);

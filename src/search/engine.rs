@@ -28,6 +28,14 @@ const PROB_STEP_START: f64 = 0.01;
 /// Probability steps: each step divides the cut-off by this (about doubling the nodes: fine steps
 /// let the last one that finishes end closer to the budget).
 const PROB_STEP_FACTOR: f64 = 2.0;
+/// Probability steps: when two more halvings no longer fit the budget, a last step at the finest
+/// cut-off predicted to fit is searched, aiming at this share of what is left...
+const PROB_STEP_FILL: f64 = 0.7;
+/// ...provided its cut-off is at least this many times finer than the last step's.
+const PROB_STEP_MIN_RATIO: f64 = 1.25;
+/// Probability steps: how a step's cost grows with a finer cut-off (cost ~ cut-off^-alpha) until
+/// two steps have been measured.
+const PROB_STEP_ALPHA: f64 = 1.0;
 
 /// Things the caller can attach to a running search.
 #[derive(Default)]
@@ -264,6 +272,8 @@ fn run<G: Game, E: Evaluator<G>, R: Restart>(
     // The same for their node counts (for a node budget).
     let mut counts = (0u64, 0u64);
     let mut step_counts = (0u64, 0u64);
+    // And the chance cut-offs of the last two probability steps.
+    let mut step_cutoffs = (0.0f64, 0.0f64);
     let stepping = cfg.algorithm == Algorithm::Expectimax
         && cfg.probability_steps
         && (s.deadline.is_some() || cfg.node_budget.is_some());
@@ -274,7 +284,8 @@ fn run<G: Game, E: Evaluator<G>, R: Restart>(
     let mut depth = first_depth;
     loop {
         s.depth = depth;
-        let step = s.cutoff > cfg.chance_cutoff;
+        let iteration_cutoff = s.cutoff;
+        let step = iteration_cutoff > cfg.chance_cutoff;
         if step {
             // Entries of a coarser step at the same depth must not answer a finer one.
             if let Some(tt) = &mut s.tt {
@@ -290,6 +301,7 @@ fn run<G: Game, E: Evaluator<G>, R: Restart>(
         if step {
             step_durations = (step_durations.1, took);
             step_counts = (step_counts.1, iteration_nodes);
+            step_cutoffs = (step_cutoffs.1, iteration_cutoff);
         } else {
             durations = (durations.1, took);
             counts = (counts.1, iteration_nodes);
@@ -339,17 +351,18 @@ fn run<G: Game, E: Evaluator<G>, R: Restart>(
                     s.cutoff = PROB_STEP_START.max(cfg.chance_cutoff);
                     step_durations = (0.0, 0.0);
                     step_counts = (0, 0);
+                    step_cutoffs = (0.0, 0.0);
                 } else if s.out_of_budget_for_next(durations, counts, false) {
                     break;
                 }
                 depth += 1;
             } else {
-                s.cutoff /= PROB_STEP_FACTOR;
+                match s.next_step_cutoff(step_durations, step_counts, step_cutoffs) {
+                    Some(next) => s.cutoff = next,
+                    None => break,
+                }
                 if s.cutoff <= cfg.chance_cutoff * PROB_STEP_FACTOR.sqrt() {
                     s.cutoff = cfg.chance_cutoff;
-                }
-                if s.out_of_budget_for_next(step_durations, step_counts, false) {
-                    break;
                 }
             }
         } else {
@@ -721,6 +734,58 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder> Searcher<'a, 'h, G, E, R> {
             _ => false,
         };
         time || nodes
+    }
+
+    /// Probability steps: the next step's chance cut-off, or `None` to stop. Half the last step's
+    /// while two more halvings are predicted to fit [`PROB_STEP_FILL`] of what is left of the
+    /// budget (time or nodes, whichever is tighter). Otherwise one last step, at the finest
+    /// cut-off predicted to fit that share, if it is at least [`PROB_STEP_MIN_RATIO`] times finer
+    /// than the last: the budget is used to its end instead of stopping early or starting a step
+    /// that is bound to be cut off. The prediction takes a step's cost to grow like
+    /// cut-off^-alpha, alpha measured on the last two steps ([`PROB_STEP_ALPHA`] before that).
+    fn next_step_cutoff(
+        &self,
+        (t_before, t_last): (f64, f64),
+        (n_before, n_last): (u64, u64),
+        (c_before, c_last): (f64, f64),
+    ) -> Option<f64> {
+        let halved = c_last / PROB_STEP_FACTOR;
+        let alpha = |before: f64, last: f64| {
+            if before > 0.0 && last > before && c_before > c_last {
+                ((last / before).ln() / (c_before / c_last).ln()).clamp(0.5, 4.0)
+            } else {
+                PROB_STEP_ALPHA
+            }
+        };
+        // How many times the last step's cost the budget has left, and the cost exponent.
+        let mut room: Option<(f64, f64)> = None;
+        if let Some(d) = self.deadline {
+            if t_last > 0.05 {
+                room = Some(((d - now_ms()) / t_last, alpha(t_before, t_last)));
+            }
+        }
+        if let Some(limit) = self.cfg.node_budget {
+            if n_last > 0 {
+                let r = limit.saturating_sub(self.nodes) as f64 / n_last as f64;
+                if room.map_or(true, |(t, _)| r < t) {
+                    room = Some((r, alpha(n_before as f64, n_last as f64)));
+                }
+            }
+        }
+        let Some((room, alpha)) = room else {
+            return Some(halved);
+        };
+        let share = (PROB_STEP_FILL * room).max(1e-9);
+        // The cost of a halving, in units of the last step's.
+        let g = PROB_STEP_FACTOR.powf(alpha);
+        let fit = c_last * share.powf(-1.0 / alpha);
+        if share >= g * (1.0 + g) {
+            Some(halved)
+        } else if fit * PROB_STEP_MIN_RATIO <= c_last {
+            Some(fit)
+        } else {
+            None
+        }
     }
 
     /// Whether a node with `depth` left is worth ordering: only alpha-beta gains from the order,
