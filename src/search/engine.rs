@@ -25,8 +25,8 @@ const CHECK_EVERY: u64 = 1024;
 
 /// Probability steps (see [`SearchConfig::probability_steps`]): the first step's chance cut-off.
 const PROB_STEP_START: f64 = 0.01;
-/// Probability steps: each step divides the cut-off by this (about doubling the nodes: fine steps
-/// let the last one that finishes end closer to the budget).
+/// Probability steps: each step divides the cut-off by this (two to four times the nodes), until
+/// the last step, which is sized to the budget left (see `next_step_cutoff`).
 const PROB_STEP_FACTOR: f64 = 2.0;
 /// Probability steps: when two more halvings no longer fit the budget, a last step at the finest
 /// cut-off predicted to fit is searched, aiming at this share of what is left...
