@@ -683,6 +683,53 @@ fn expectimax_search_sees_deaths_and_evaluators_report_terms() {
     }
 }
 
+/// The strong evaluator switches to its late-game parameters (monotonicity on cubed levels) once
+/// a 6144 or higher is on the board, and only then; the tooltip's terms follow the switch.
+#[test]
+fn strong_evaluator_switches_to_late_parameters_at_6144() {
+    use plyscope::games::threes::eval::StrongParams;
+    let early = ThreesEval::strong_with(StrongParams::default());
+    let late = ThreesEval::strong_with(StrongParams::late());
+    let phased = ThreesEval::strong();
+    assert_ne!(StrongParams::late(), StrongParams::default());
+    let value = |e: &ThreesEval, p: &Threes| e.evaluate(p, 0, &mut NoTerms);
+    // A giant card out of line: the two parameter sets disagree on it.
+    for (text, is_late) in [
+        (
+            "3 6144 12 . / 6 24 . . / 1 . . . / . . . 2 | deck 4 3 4 | next 2",
+            true,
+        ),
+        (
+            "3 12288 12 . / 6 24 . . / 1 . . . / . . . 2 | deck 4 3 4 | next 2",
+            true,
+        ),
+        (
+            "3 3072 12 . / 6 24 . . / 1 . . . / . . . 2 | deck 4 3 4 | next 2",
+            false,
+        ),
+        (
+            "3 1536 12 . / 6 3072 . . / 1 . . . / . . . 2 | deck 4 3 4 | next 2",
+            false,
+        ),
+    ] {
+        let p = pos(text);
+        let (e, l, v) = (value(&early, &p), value(&late, &p), value(&phased, &p));
+        assert!((e - l).abs() > 1.0, "{text}: {e} vs {l}");
+        assert_eq!(v, if is_late { l } else { e }, "{text}");
+        let mut b = Breakdown::default();
+        phased.evaluate(&p, 0, &mut b);
+        let mono = b.terms.iter().find(|t| t.name == "monotonicity").unwrap();
+        let want = if is_late {
+            StrongParams::late()
+        } else {
+            StrongParams::default()
+        };
+        assert_eq!(mono.weight, want.weights[3], "{text}");
+        let sum: f64 = b.terms.iter().map(|t| t.value).sum();
+        assert!((sum - v).abs() < 1e-6, "{text}: terms {sum} vs {v}");
+    }
+}
+
 #[test]
 fn registry_entry() {
     assert!(Threes::evaluator_names().contains(&"threesus"));
@@ -998,8 +1045,10 @@ fn eval_from_env(name: &str) -> ThreesEval {
 fn late() {
     use std::sync::atomic::{AtomicUsize, Ordering};
     let seed = env_or("THREES_SEED", 1u64);
+    // THREES_TIME (ms a move) searches as the benchmark does, with a time budget (0: fixed depth).
+    let time_ms = Some(env_or("THREES_TIME", 0u64)).filter(|&t| t > 0);
     let mut cfg =
-        plyscope::games::threes::bench::bench_config(None, env_or("THREES_DEPTH", 4u32), seed);
+        plyscope::games::threes::bench::bench_config(time_ms, env_or("THREES_DEPTH", 4u32), seed);
     cfg.chance_cutoff = env_or("THREES_CUTOFF", 0.0001);
     let eval = eval_from_env("");
     let play_until = |mut pos: Threes, nature_seed: u64, stop_rank: u8| -> Threes {
@@ -1084,15 +1133,21 @@ fn late() {
         };
         for (i, p) in ends.iter().enumerate() {
             println!(
-                "late {i}: score {} highest {}",
+                "late {i}: score {} highest {} end {}",
                 p.score(),
-                rank_value(p.highest_rank())
+                rank_value(p.highest_rank()),
+                p.position_text()
             );
         }
+        // LATE_BEAT: the share of games ending above this score (the seed bot's high by default).
+        let beat = env_or("LATE_BEAT", 774_996u64);
+        let above = ends.iter().filter(|p| p.score() > beat).count();
         println!(
-            "late summary: {n} games, geometric mean {geo:.0}, 3072 {:.1} %, 6144 {:.1} %",
+            "late summary: {n} games, geometric mean {geo:.0}, 3072 {:.1} %, 6144 {:.1} %, \
+             above {beat} {:.1} %",
             share(3072),
-            share(6144)
+            share(6144),
+            100.0 * above as f64 / n
         );
     }
 }

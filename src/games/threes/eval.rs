@@ -10,6 +10,8 @@
 //!   a constant for being alive, empty cells, merge pairs, a monotonicity penalty on card levels
 //!   (each line should rise or fall steadily), a penalty on the sum of powered levels (fewer,
 //!   bigger cards), a penalty for 1-1 and 2-2 neighbours (they never merge) and for trapped cards.
+//!   Once a 6144 or higher is on the board it switches to its late-game parameters, where
+//!   monotonicity grows with the cube of the card levels: a misplaced giant card costs far more.
 //!
 //! A lost game is worth [`LOST`] plus a little per ply survived: below any live board, whose value
 //! is floored at [`FLOOR`].
@@ -58,27 +60,73 @@ impl Default for StrongParams {
     }
 }
 
-/// The strong evaluator's parameters with its line table (the weighted sum of one line's terms).
+impl StrongParams {
+    /// The default late-game parameters, used once a card of [`LATE_RANK`] (6144) or higher is on
+    /// the board: as the default, but monotonicity on the cubes of the card levels (weight -0.5:
+    /// about -25 on plain levels for cards around 384, three times that for a 6144).
+    pub fn late() -> Self {
+        let mut p = StrongParams::default();
+        p.weights[3] = -0.5;
+        p.mono_power = 3.0;
+        p
+    }
+}
+
+/// The rank of the card from which the strong evaluator uses its late-game parameters: 6144.
+pub const LATE_RANK: u8 = 14;
+
+/// Whether the board holds a card of [`LATE_RANK`] or higher (ranks 14 and 15: bits 3, 2 and 1 of
+/// a cell set).
+#[inline]
+fn has_late_card(board: u64) -> bool {
+    const LOW: u64 = 0x1111_1111_1111_1111;
+    board >> 3 & board >> 2 & board >> 1 & LOW != 0
+}
+
+/// The strong evaluator's parameters with their line tables (the weighted sum of one line's
+/// terms): one set for the game until a 6144 appears, one after.
 #[derive(Debug, Clone, PartialEq)]
 pub struct StrongTable {
-    /// The parameters.
+    /// The parameters until a card of [`LATE_RANK`] is on the board.
     pub params: StrongParams,
+    /// The parameters once one is.
+    pub late_params: StrongParams,
     table: Vec<f64>,
+    late_table: Vec<f64>,
+}
+
+fn line_table(params: &StrongParams) -> Vec<f64> {
+    (0..=u16::MAX)
+        .map(|line| {
+            strong_raw(line, params)
+                .iter()
+                .zip(params.weights.iter())
+                .map(|(r, w)| r * w)
+                .sum()
+        })
+        .collect()
 }
 
 impl StrongTable {
-    /// Builds the table for these parameters (65,536 lines).
+    /// Builds the table for these parameters (65,536 lines), used for the whole game.
     pub fn new(params: StrongParams) -> Self {
-        let table = (0..=u16::MAX)
-            .map(|line| {
-                strong_raw(line, &params)
-                    .iter()
-                    .zip(params.weights.iter())
-                    .map(|(r, w)| r * w)
-                    .sum()
-            })
-            .collect();
-        StrongTable { params, table }
+        Self::phased(params, params)
+    }
+
+    /// Builds the tables for `params` until a 6144 is on the board and `late_params` after.
+    pub fn phased(params: StrongParams, late_params: StrongParams) -> Self {
+        let table = line_table(&params);
+        let late_table = if late_params == params {
+            table.clone()
+        } else {
+            line_table(&late_params)
+        };
+        StrongTable {
+            params,
+            late_params,
+            table,
+            late_table,
+        }
     }
 }
 
@@ -96,19 +144,30 @@ impl ThreesEval {
         }
     }
 
-    /// The strong evaluator with its default parameters (its table is built once and shared).
+    /// The strong evaluator with its default parameters, early and late (its tables are built
+    /// once and shared).
     pub fn strong() -> Self {
         static DEFAULT: OnceLock<Arc<StrongTable>> = OnceLock::new();
         ThreesEval::Strong(
             DEFAULT
-                .get_or_init(|| Arc::new(StrongTable::new(StrongParams::default())))
+                .get_or_init(|| {
+                    Arc::new(StrongTable::phased(
+                        StrongParams::default(),
+                        StrongParams::late(),
+                    ))
+                })
                 .clone(),
         )
     }
 
-    /// The strong evaluator with other parameters (for tuning).
+    /// The strong evaluator with other parameters for the whole game (for tuning).
     pub fn strong_with(params: StrongParams) -> Self {
         ThreesEval::Strong(Arc::new(StrongTable::new(params)))
+    }
+
+    /// The strong evaluator with other parameters before and after a 6144 (for tuning).
+    pub fn strong_phased(params: StrongParams, late_params: StrongParams) -> Self {
+        ThreesEval::Strong(Arc::new(StrongTable::phased(params, late_params)))
     }
 }
 
@@ -274,21 +333,24 @@ impl ThreesEval {
 
     fn strong_value<S: TermSink>(t: &StrongTable, board: u64, sink: &mut S) -> f64 {
         let ls = lines(board);
+        let late = has_late_card(board);
         let total = if S::ACTIVE {
+            let params = if late { &t.late_params } else { &t.params };
             let mut raw = [0.0; 7];
             for &l in &ls {
-                for (acc, r) in raw.iter_mut().zip(strong_raw(l, &t.params)) {
+                for (acc, r) in raw.iter_mut().zip(strong_raw(l, params)) {
                     *acc += r;
                 }
             }
             let mut total = 0.0;
             for i in 0..7 {
-                sink.term(STRONG_NAMES[i], raw[i], t.params.weights[i]);
-                total += raw[i] * t.params.weights[i];
+                sink.term(STRONG_NAMES[i], raw[i], params.weights[i]);
+                total += raw[i] * params.weights[i];
             }
             total
         } else {
-            ls.iter().map(|&l| t.table[l as usize]).sum()
+            let table = if late { &t.late_table } else { &t.table };
+            ls.iter().map(|&l| table[l as usize]).sum()
         };
         if total < FLOOR {
             if S::ACTIVE {
