@@ -92,7 +92,8 @@ pub struct StrongTable {
     /// The parameters once one is.
     pub late_params: StrongParams,
     table: Vec<f64>,
-    late_table: Vec<f64>,
+    /// The late line table, when the late parameters differ.
+    late_table: Option<Vec<f64>>,
 }
 
 fn line_table(params: &StrongParams) -> Vec<f64> {
@@ -116,11 +117,7 @@ impl StrongTable {
     /// Builds the tables for `params` until a 6144 is on the board and `late_params` after.
     pub fn phased(params: StrongParams, late_params: StrongParams) -> Self {
         let table = line_table(&params);
-        let late_table = if late_params == params {
-            table.clone()
-        } else {
-            line_table(&late_params)
-        };
+        let late_table = (late_params != params).then(|| line_table(&late_params));
         StrongTable {
             params,
             late_params,
@@ -163,11 +160,6 @@ impl ThreesEval {
     /// The strong evaluator with other parameters for the whole game (for tuning).
     pub fn strong_with(params: StrongParams) -> Self {
         ThreesEval::Strong(Arc::new(StrongTable::new(params)))
-    }
-
-    /// The strong evaluator with other parameters before and after a 6144 (for tuning).
-    pub fn strong_phased(params: StrongParams, late_params: StrongParams) -> Self {
-        ThreesEval::Strong(Arc::new(StrongTable::phased(params, late_params)))
     }
 }
 
@@ -349,7 +341,10 @@ impl ThreesEval {
             }
             total
         } else {
-            let table = if late { &t.late_table } else { &t.table };
+            let table = match &t.late_table {
+                Some(late_table) if late => late_table,
+                _ => &t.table,
+            };
             ls.iter().map(|&l| table[l as usize]).sum()
         };
         if total < FLOOR {
