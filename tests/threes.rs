@@ -7,8 +7,8 @@ use plyscope::core::{Breakdown, Evaluator, Game, NoTerms, Outcome, Turn};
 use plyscope::games::new_session;
 use plyscope::games::threes::bench::deal_by_nature;
 use plyscope::games::threes::{
-    board_score, rank_score, rank_value, value_rank, Deck, Dir, Hint, Threes, ThreesEval,
-    ThreesMove,
+    board_score, legal_swipes, rank_score, rank_value, swipe, value_rank, Deck, Dir, Hint, Threes,
+    ThreesEval, ThreesMove,
 };
 use plyscope::games::Playable;
 use plyscope::search::{search, Algorithm, Hooks, SearchConfig};
@@ -112,6 +112,84 @@ fn a_swipe_that_moves_nothing_is_illegal_and_a_stuck_grid_ends_the_game() {
         vec![ThreesMove::Swipe(Dir::Down), ThreesMove::Swipe(Dir::Right)]
     );
     assert_eq!(p.outcome(), None);
+}
+
+#[test]
+fn the_legal_swipe_table_agrees_with_sliding_in_every_direction() {
+    let mut rng = plyscope::core::Rng::seeded(77);
+    let mut stuck = 0;
+    for i in 0..200_000u32 {
+        // Mostly crowded grids (where legality is in doubt), some with empty cells.
+        let mut board = 0u64;
+        for c in 0..16 {
+            let r = if i % 4 == 0 {
+                rng.below(16)
+            } else {
+                1 + rng.below(4 + (i % 3) as u64)
+            };
+            board |= r << (4 * c);
+        }
+        let mut want = 0u8;
+        for d in Dir::ALL {
+            if swipe(board, d).1 != 0 {
+                want |= 1 << d as u8;
+            }
+        }
+        assert_eq!(legal_swipes(board), want, "grid {board:016x}");
+        stuck += (want == 0) as u32;
+    }
+    // The sample holds grids where nothing moves, and grids where only some swipes do.
+    assert!(stuck > 100, "{stuck} stuck grids");
+}
+
+#[test]
+fn position_keys_tell_positions_apart_and_agree_on_equal_ones() {
+    use std::collections::HashMap;
+    let mut seen: HashMap<u64, Threes> = HashMap::new();
+    let mut outs = Vec::new();
+    let mut moves = Vec::new();
+    for g in 0..250u64 {
+        let mut p = Threes::deal(g);
+        let mut nature = plyscope::core::Rng::seeded(g + 1000);
+        for _ in 0..300 {
+            let key = p.zobrist();
+            assert_eq!(key, p.zobrist_from_scratch());
+            // Same key, same position; a re-read position has the same key.
+            if let Some(q) = seen.insert(key, p.clone()) {
+                assert_eq!(q, p, "two positions share the key {key:016x}");
+            }
+            let again = pos(&p.position_text());
+            assert_eq!(again.zobrist(), key);
+            match p.turn() {
+                Turn::Terminal => break,
+                Turn::Chance => deal_by_nature(&mut p, &mut nature, &mut outs),
+                Turn::Player(_) => {
+                    p.legal_moves(&mut moves);
+                    let m = moves[nature.below(moves.len() as u64) as usize];
+                    p.play_unchecked(m);
+                }
+            }
+        }
+    }
+    assert!(seen.len() > 10_000, "{} positions", seen.len());
+    // Each part of the state is in the key: the hint, the deck and the swipe waiting for its card.
+    let a = pos("3 . 1 2 / . . . . / 12 6 . . / . . . 48 | deck 2 3 4 | next 2");
+    let b = pos("3 . 1 2 / . . . . / 12 6 . . / . . . 48 | deck 2 3 4 | next 1");
+    let c = pos("3 . 1 2 / . . . . / 12 6 . . / . . . 48 | deck 2 2 4 | next 2");
+    let d = pos("3 . 1 . / . . . . / 12 6 . . / . . 48 . | deck 2 3 4 | next 2 | swiped left 1 4");
+    let e = pos("3 . 1 . / . . . . / 12 6 . . / . . 48 . | deck 2 3 4 | next 2 | swiped left 1");
+    let keys = [
+        a.zobrist(),
+        b.zobrist(),
+        c.zobrist(),
+        d.zobrist(),
+        e.zobrist(),
+    ];
+    for i in 0..keys.len() {
+        for j in 0..i {
+            assert_ne!(keys[i], keys[j], "positions {j} and {i}");
+        }
+    }
 }
 
 #[test]

@@ -471,6 +471,9 @@ fn bench(args: &[String]) -> Result<(), Usage> {
             n2 as f64 / (ms2 / 1000.0).max(1e-9)
         );
     }
+    if known.contains(&"threes") {
+        threes_search_bench(quick)?;
+    }
     println!();
     println!(
         "stopping: a search on the largest game told to stop after 100 ms (the stop flag), and one"
@@ -522,5 +525,60 @@ fn bench(args: &[String]) -> Result<(), Usage> {
         "{:<14} 100 ms budget:       returned after {:.1} ms ({} nodes, depth {})",
         game, ms, r.stats.nodes, r.stats.depth_reached
     );
+    Ok(())
+}
+
+/// The Threes part of `plyscope bench`: the benchmark's expectimax search (`threes-bench`'s
+/// configuration) at a fixed depth from three positions, best of three runs each, so that the
+/// figures measure the engine's speed rather than the machine's noise.
+fn threes_search_bench(quick: bool) -> Result<(), Usage> {
+    use plyscope::core::Game;
+    use plyscope::games::threes::{Threes, ThreesEval};
+    let positions = [
+        (
+            "start",
+            "3 . 1 . / . 2 . 3 / 1 . 2 . / 3 . . 2 | deck 1 1 0 | next 1",
+        ),
+        (
+            "a 1536",
+            "2 . 12 12 / . 1 3 24 / . 3 6 1536 / . . . 1 | deck 0 1 0 | next 1",
+        ),
+        (
+            "a 6144",
+            "3 3 . . / 48 12 3 . / 1 6 24 6 / 6144 384 48 . | deck 3 4 2 | next 3",
+        ),
+    ];
+    let depth = if quick { 3 } else { 5 };
+    println!();
+    println!("expectimax (Threes, threes-bench's search at a fixed depth, best of 3 runs)");
+    println!(
+        "{:<14} {:>5} {:>12} {:>10} {:>12}",
+        "position", "depth", "nodes", "ms", "nodes/s"
+    );
+    let eval = ThreesEval::strong();
+    let cfg = plyscope::games::threes::bench::bench_config(None, depth, 1);
+    for (label, text) in positions {
+        let pos = Threes::from_position_text("", text)
+            .map_err(|e| Usage(format!("bench position {label}: {e}")))?;
+        let mut best: Option<(u64, f64)> = None;
+        for _ in 0..3 {
+            let t = Instant::now();
+            let r = plyscope::search::search(&pos, &eval, &cfg, Hooks::default())
+                .map_err(|e| Usage(e.to_string()))?;
+            let ms = t.elapsed().as_secs_f64() * 1000.0;
+            if best.map_or(true, |(_, b)| ms < b) {
+                best = Some((r.stats.nodes, ms));
+            }
+        }
+        let (n, ms) = best.unwrap_or((0, 0.0));
+        println!(
+            "{:<14} {:>5} {:>12} {:>10.1} {:>12.0}",
+            label,
+            depth,
+            n,
+            ms,
+            n as f64 / (ms / 1000.0).max(1e-9)
+        );
+    }
     Ok(())
 }

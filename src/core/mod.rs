@@ -113,7 +113,8 @@ pub trait Game: Clone + Debug + Send + 'static {
     /// The result, once the turn is [`Turn::Terminal`]; `None` before.
     fn outcome(&self) -> Option<Outcome>;
 
-    /// The position's zobrist key, maintained incrementally.
+    /// The position's hash key for the transposition table: a zobrist key maintained
+    /// incrementally, or computed on demand where the whole state packs into a few words (Threes).
     fn zobrist(&self) -> u64;
 
     /// The zobrist key computed from the whole state; tests check it equals [`Game::zobrist`].

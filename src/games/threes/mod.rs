@@ -21,7 +21,6 @@ pub use eval::ThreesEval;
 use super::Playable;
 use crate::core::{
     split_variant, Error, Game, Outcome, ParseMoveError, ParsePositionError, PlayerId, Rng, Turn,
-    ZobristTable,
 };
 use std::sync::OnceLock;
 
@@ -157,6 +156,8 @@ fn reverse_row(row: u16) -> u16 {
 struct Tables {
     left: Vec<u16>,
     right: Vec<u16>,
+    /// Per row: bit 0 when a left swipe moves it, bit 1 when a right swipe does.
+    mobile: Vec<u8>,
 }
 
 fn tables() -> &'static Tables {
@@ -164,11 +165,21 @@ fn tables() -> &'static Tables {
     T.get_or_init(|| {
         let mut left = vec![0u16; 1 << 16];
         let mut right = vec![0u16; 1 << 16];
+        let mut mobile = vec![0u8; 1 << 16];
         for row in 0..=u16::MAX {
-            left[row as usize] = slide_row_left(row);
-            right[row as usize] = reverse_row(slide_row_left(reverse_row(row)));
+            let (l, r) = (
+                slide_row_left(row),
+                reverse_row(slide_row_left(reverse_row(row))),
+            );
+            left[row as usize] = l;
+            right[row as usize] = r;
+            mobile[row as usize] = (l != row) as u8 | ((r != row) as u8) << 1;
         }
-        Tables { left, right }
+        Tables {
+            left,
+            right,
+            mobile,
+        }
     })
 }
 
@@ -213,6 +224,25 @@ pub fn swipe(board: u64, dir: Dir) -> (u64, u8) {
     (out, moved)
 }
 
+/// The swipes that move something on a grid, as bits `1 << d as u8`: one table lookup per row
+/// and per column (a line moves when its slide changes it), the same as asking [`swipe`] in each
+/// direction at a quarter of the cost.
+#[inline]
+pub fn legal_swipes(board: u64) -> u8 {
+    let t = tables();
+    let cols = transpose(board);
+    let (mut rows_lr, mut cols_lr) = (0u8, 0u8);
+    for l in 0..4 {
+        rows_lr |= t.mobile[(board >> (16 * l)) as u16 as usize];
+        cols_lr |= t.mobile[(cols >> (16 * l)) as u16 as usize];
+    }
+    let bit = |d: Dir, on: bool| (on as u8) << d as u8;
+    bit(Dir::Left, rows_lr & 1 != 0)
+        | bit(Dir::Right, rows_lr & 2 != 0)
+        | bit(Dir::Up, cols_lr & 1 != 0)
+        | bit(Dir::Down, cols_lr & 2 != 0)
+}
+
 /// The rank at `cell` of a grid.
 #[inline]
 pub fn cell_rank(board: u64, cell: u8) -> u8 {
@@ -229,33 +259,30 @@ pub fn board_score(board: u64) -> u64 {
     (0..16).map(|c| rank_score(cell_rank(board, c))).sum()
 }
 
-/// Zobrist keys: 16 cells x 16 ranks, deck counts (3 x 5), hint (4), pending swipe (4 dirs, 16 masks).
-static KEYS: ZobristTable<300> = ZobristTable::new(0x0333_37E5);
-const K_DECK: usize = 256;
-const K_HINT: usize = 271;
-const K_DIR: usize = 275;
-const K_MASK: usize = 279;
-
+/// The splitmix64 finaliser: a bijection of u64 that spreads every input bit over the output.
 #[inline]
-fn cell_key(cell: u8, rank: u8) -> u64 {
-    if rank == 0 {
-        0
-    } else {
-        KEYS.key(cell as usize * 16 + rank as usize)
-    }
+fn mix(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
 }
 
-fn deck_key(d: &Deck) -> u64 {
-    (0..3).fold(0, |k, i| {
-        k ^ KEYS.key(K_DECK + i * 5 + d.counts[i] as usize)
-    })
-}
-
-fn pending_key(p: Option<(Dir, u8)>) -> u64 {
-    match p {
-        Some((d, m)) => KEYS.key(K_DIR + d as usize) ^ KEYS.key(K_MASK + m as usize),
+/// The position's key, computed from its packed state: the grid's 64 bits, and 20 bits for the
+/// deck counts, the hint and the swipe waiting for its card. For a given deck, hint and swipe it
+/// is a bijection of the grid (no two grids share a key). Cheaper than keeping a zobrist key up to
+/// date: a swipe changes up to 16 cells, each an xor of two table entries, on every node.
+#[inline]
+fn state_key(board: u64, deck: &Deck, hint: Hint, pending: Option<(Dir, u8)>) -> u64 {
+    let pending = match pending {
+        Some((d, m)) => 1 | (d as u64) << 1 | (m as u64) << 3,
         None => 0,
-    }
+    };
+    let rest = deck.counts[0] as u64
+        | (deck.counts[1] as u64) << 4
+        | (deck.counts[2] as u64) << 8
+        | (hint.index() as u64) << 12
+        | pending << 16;
+    mix(board ^ mix(rest ^ 0x0333_37E5_0000_0000))
 }
 
 /// A Threes position: the grid, the deck, the hint, and (at a chance turn) the swipe just made.
@@ -268,7 +295,6 @@ pub struct Threes {
     pending: Option<(Dir, u8)>,
     /// Legal swipes at a player turn (bit `d as u8`); 0 at a chance turn or at the end.
     legal: u8,
-    key: u64,
 }
 
 impl Threes {
@@ -281,10 +307,8 @@ impl Threes {
             hint,
             pending,
             legal: 0,
-            key: 0,
         };
         p.refresh_legal();
-        p.key = p.zobrist_from_scratch();
         p
     }
 
@@ -350,14 +374,11 @@ impl Threes {
     }
 
     fn refresh_legal(&mut self) {
-        self.legal = 0;
-        if self.pending.is_none() {
-            for d in Dir::ALL {
-                if swipe(self.board, d).1 != 0 {
-                    self.legal |= 1 << d as u8;
-                }
-            }
-        }
+        self.legal = if self.pending.is_none() {
+            legal_swipes(self.board)
+        } else {
+            0
+        };
     }
 
     /// Whether `m` is a chance outcome of this position with non-zero probability.
@@ -441,33 +462,16 @@ impl Game for Threes {
         match m {
             ThreesMove::Swipe(dir) => {
                 let (nb, moved) = swipe(self.board, dir);
-                let diff = nb ^ self.board;
-                if diff != 0 {
-                    for c in 0..16u8 {
-                        if diff >> (4 * c as u32) & 15 != 0 {
-                            self.key ^= cell_key(c, cell_rank(self.board, c))
-                                ^ cell_key(c, cell_rank(nb, c));
-                        }
-                    }
-                }
                 self.board = nb;
-                self.key ^= pending_key(self.pending);
                 self.pending = Some((dir, moved));
-                self.key ^= pending_key(self.pending);
                 self.legal = 0;
             }
             ThreesMove::Spawn { cell, rank, next } => {
                 let cell = cell & 15;
-                let old = cell_rank(self.board, cell);
                 self.board = (self.board & !(15u64 << (4 * cell as u32)))
                     | ((rank as u64 & 15) << (4 * cell as u32));
-                self.key ^= cell_key(cell, old) ^ cell_key(cell, rank & 15);
-                let nd = self.deck.after_draw(next);
-                self.key ^= deck_key(&self.deck) ^ deck_key(&nd);
-                self.deck = nd;
-                self.key ^= KEYS.key(K_HINT + self.hint.index()) ^ KEYS.key(K_HINT + next.index());
+                self.deck = self.deck.after_draw(next);
                 self.hint = next;
-                self.key ^= pending_key(self.pending);
                 self.pending = None;
                 self.refresh_legal();
             }
@@ -522,19 +526,13 @@ impl Game for Threes {
         (self.turn() == Turn::Terminal).then(|| Outcome::Score(self.score() as f64))
     }
 
+    /// Computed on demand (see `state_key`): the whole state packs into 84 bits.
     fn zobrist(&self) -> u64 {
-        self.key
+        state_key(self.board, &self.deck, self.hint, self.pending)
     }
 
     fn zobrist_from_scratch(&self) -> u64 {
-        let mut k = 0;
-        for c in 0..16 {
-            k ^= cell_key(c, cell_rank(self.board, c));
-        }
-        k ^= deck_key(&self.deck);
-        k ^= KEYS.key(K_HINT + self.hint.index());
-        k ^= pending_key(self.pending);
-        k
+        state_key(self.board, &self.deck, self.hint, self.pending)
     }
 
     fn parse_move(&self, text: &str) -> Result<ThreesMove, ParseMoveError> {
