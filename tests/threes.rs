@@ -653,6 +653,69 @@ fn threesus_terms_by_hand() {
     );
 }
 
+/// `ThreesEval` without its horizon key: the engine shares nothing between chance outcomes.
+struct Unshared(ThreesEval);
+
+impl Evaluator<Threes> for Unshared {
+    fn name(&self) -> &'static str {
+        self.0.name()
+    }
+    fn evaluate<S: plyscope::core::TermSink>(&self, pos: &Threes, p: u8, sink: &mut S) -> f64 {
+        self.0.evaluate(pos, p, sink)
+    }
+    fn terminal(&self, pos: &Threes, o: Outcome, p: u8, ply: u32) -> f64 {
+        self.0.terminal(pos, o, p, ply)
+    }
+}
+
+#[test]
+fn outcomes_that_differ_only_in_the_hint_share_one_search_above_the_horizon() {
+    let positions = [
+        "3 . 1 . / . 2 . 3 / 1 . 2 . / 3 . . 2 | deck 2 2 1 | next 1",
+        "2 . 12 12 / . 1 3 24 / . 3 6 1536 / . . . 1 | deck 0 1 0 | next 1",
+        "3 3 . . / 48 12 3 . / 1 6 24 6 / 6144 384 48 . | deck 3 4 2 | next 3",
+    ];
+    for text in positions {
+        let p = pos(text);
+        for (depth, cutoff) in [(2, 0.0), (3, 0.0), (4, 0.002)] {
+            let cfg = SearchConfig {
+                chance_cutoff: cutoff,
+                ..expectimax_cfg(depth, "strong")
+            };
+            let shared = search(&p, &ThreesEval::strong(), &cfg, Hooks::default()).unwrap();
+            let alone =
+                search(&p, &Unshared(ThreesEval::strong()), &cfg, Hooks::default()).unwrap();
+            // The same value for every swipe, bit for bit, from fewer nodes.
+            let values = |r: &plyscope::search::SearchResult<ThreesMove>| {
+                let mut v: Vec<(ThreesMove, f64)> =
+                    r.root_moves.iter().map(|m| (m.mv, m.value)).collect();
+                v.sort_by_key(|m| format!("{:?}", m.0));
+                v
+            };
+            assert_eq!(values(&shared), values(&alone), "{text} at depth {depth}");
+            assert!(
+                shared.stats.nodes * 3 < alone.stats.nodes * 2,
+                "{text} at depth {depth}: {} against {} nodes",
+                shared.stats.nodes,
+                alone.stats.nodes
+            );
+            // A recorded search shows every outcome's subtree, with the same values.
+            let traced = search(
+                &p,
+                &ThreesEval::strong(),
+                &SearchConfig {
+                    record_tree: true,
+                    ..cfg.clone()
+                },
+                Hooks::default(),
+            )
+            .unwrap();
+            assert_eq!(values(&traced), values(&alone));
+            assert_eq!(traced.stats.nodes, alone.stats.nodes);
+        }
+    }
+}
+
 fn expectimax_cfg(depth: u32, evaluator: &str) -> SearchConfig {
     SearchConfig {
         algorithm: Algorithm::Expectimax,
@@ -873,7 +936,9 @@ fn bench() {
 #[test]
 fn probability_steps_search_one_level_deeper_within_a_node_budget() {
     let p = Threes::deal(4);
-    let eval = ThreesEval::strong();
+    // Node counts without shared outcomes, which make depths cost unevenly (this position was
+    // chosen for its growth from depth to depth).
+    let eval = Unshared(ThreesEval::strong());
     let cfg = |depth: u32, cutoff: f64| SearchConfig {
         chance_cutoff: cutoff,
         ..expectimax_cfg(depth, "")

@@ -92,4 +92,15 @@ pub trait Evaluator<G: Game> {
             Outcome::Score(s) => s,
         }
     }
+
+    /// A key for what a search one move deep from `pos` reads: two positions with equal keys
+    /// (both reached by a chance outcome) must have the same legal moves and outcome, and every
+    /// move must lead to positions this evaluator scores alike (in [`Evaluator::evaluate`] and
+    /// [`Evaluator::terminal`]). Expectimax then searches only the first of consecutive outcomes
+    /// of a chance node, one move above the horizon, whose keys agree and uses its value for the
+    /// rest (Threes: the outcomes that differ only in the next hint share their grid, and the
+    /// search below them never reaches the next deal). `None` (the default): nothing is shared.
+    fn horizon_key(&self, _pos: &G) -> Option<u64> {
+        None
+    }
 }

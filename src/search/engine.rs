@@ -965,9 +965,28 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder> Searcher<'a, 'h, G, E, R> {
         pos.chance_outcomes(&mut outcomes);
         let mut sum = 0.0;
         let mut total = 0.0;
+        // One move above the horizon, consecutive outcomes whose children the search below cannot
+        // tell apart share one search (see `Evaluator::horizon_key`): the key, whether the child
+        // is cut by probability, and its value. Not when recording, so that the tree shows every
+        // outcome's subtree.
+        let share = !R::ACTIVE && depth == 1;
+        let mut last: Option<(u64, bool, f64)> = None;
         for &(m, p) in outcomes.iter() {
             let mut child = pos.clone();
             child.play_unchecked(m);
+            let key = if share {
+                self.eval.horizon_key(&child)
+            } else {
+                None
+            };
+            let cut = prob * p < self.cutoff;
+            if let (Some(k), Some((lk, lc, lv))) = (key, last) {
+                if k == lk && cut == lc {
+                    sum += p * lv;
+                    total += p;
+                    continue;
+                }
+            }
             let ch = if R::ACTIVE {
                 self.rec.open(
                     Some(pos.format_move(m)),
@@ -990,6 +1009,9 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder> Searcher<'a, 'h, G, E, R> {
             );
             if self.aborted {
                 break;
+            }
+            if let Some(k) = key {
+                last = Some((k, cut, v));
             }
             sum += p * v;
             total += p;

@@ -378,4 +378,10 @@ impl Evaluator<Threes> for ThreesEval {
     fn terminal(&self, _pos: &Threes, _outcome: Outcome, _perspective: PlayerId, ply: u32) -> f64 {
         LOST + 1_000.0 * ply.min(64) as f64
     }
+
+    /// The grid: a position's legal swipes, its end, the grids the swipes make, and both
+    /// evaluators' values depend on the grid alone (not on the deck or the hint).
+    fn horizon_key(&self, pos: &Threes) -> Option<u64> {
+        Some(pos.board())
+    }
 }
