@@ -226,7 +226,7 @@ pub fn swipe(board: u64, dir: Dir) -> (u64, u8) {
 
 /// The swipes that move something on a grid, as bits `1 << d as u8`: one table lookup per row
 /// and per column (a line moves when its slide changes it), the same as asking [`swipe`] in each
-/// direction at a quarter of the cost.
+/// direction without sliding anything.
 #[inline]
 pub fn legal_swipes(board: u64) -> u8 {
     let t = tables();
@@ -531,8 +531,9 @@ impl Game for Threes {
         state_key(self.board, &self.deck, self.hint, self.pending)
     }
 
+    /// The same as [`Game::zobrist`]: nothing is maintained incrementally.
     fn zobrist_from_scratch(&self) -> u64 {
-        state_key(self.board, &self.deck, self.hint, self.pending)
+        self.zobrist()
     }
 
     fn parse_move(&self, text: &str) -> Result<ThreesMove, ParseMoveError> {
