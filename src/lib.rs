@@ -7,6 +7,7 @@
 //! - [`games`]: one module per game, and a registry that picks one by id at run time;
 //! - [`search`]: the algorithms, generic over game and evaluator;
 //! - [`tree`]: the search-tree document and the recorder the search writes into;
+//! - [`session`]: a game in progress (history, redo, searches), whatever the game;
 //! - `wasm` (WebAssembly only): the engine handle the browser's worker talks to.
 #![deny(missing_docs)]
 
@@ -14,6 +15,7 @@ pub mod core;
 pub mod games;
 pub mod protocol;
 pub mod search;
+pub mod session;
 pub mod tree;
 
 #[cfg(target_arch = "wasm32")]

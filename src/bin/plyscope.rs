@@ -356,9 +356,9 @@ fn threes_bench(args: &[String]) -> Result<(), Usage> {
     if jobs == 0 {
         return Err(Usage("--jobs must be at least 1".into()));
     }
-    let mut cfg = plyscope::games::threes::bench::bench_config(time_ms, depth, seed);
+    let mut cfg = plyscope::session::threes_bench::bench_config(time_ms, depth, seed);
     cfg.probability_steps = !opts.flag("--no-steps");
-    plyscope::games::threes::bench::threes_bench_jobs(
+    plyscope::session::threes_bench::threes_bench_jobs(
         games,
         seed,
         &cfg,
@@ -556,7 +556,7 @@ fn threes_search_bench(quick: bool) -> Result<(), Usage> {
         "position", "depth", "nodes", "ms", "nodes/s"
     );
     let eval = ThreesEval::strong();
-    let cfg = plyscope::games::threes::bench::bench_config(None, depth, 1);
+    let cfg = plyscope::session::threes_bench::bench_config(None, depth, 1);
     for (label, text) in positions {
         let pos = Threes::from_position_text("", text)
             .map_err(|e| Usage(format!("bench position {label}: {e}")))?;

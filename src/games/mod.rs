@@ -5,11 +5,10 @@
 
 pub mod ataxx;
 pub mod reversi;
-mod session;
 pub mod threes;
 pub mod tictactoe;
 
-pub use session::{AnySession, Match, MoveInfo, RootMoveReport, SearchReport};
+pub use crate::session::{AnySession, Match, MoveInfo, RootMoveReport, SearchReport};
 
 use crate::core::{perft, split_variant, Error, Evaluator, Game, PerftConvention};
 

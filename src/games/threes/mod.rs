@@ -10,7 +10,6 @@
 //! hint are part of the position, so the chance odds the engine sees are the counted odds.
 //! See `docs/threes.md` for the notation.
 
-pub mod bench;
 pub mod deck;
 pub mod eval;
 mod notation;

@@ -1,8 +1,10 @@
 //! A game in progress, behind an object-safe interface that speaks text: what the browser, the CLI
 //! and the engine protocols use, whatever the game.
 
-use super::Playable;
+pub mod threes_bench;
+
 use crate::core::{Error, Outcome, Rng, Turn};
+use crate::games::Playable;
 use crate::search::{search, Hooks, SearchConfig};
 use crate::tree::{Stats, TreeDocument};
 use serde::Serialize;

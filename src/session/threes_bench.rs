@@ -1,8 +1,8 @@
 //! The Threes benchmark: plays seeded games with expectimax and prints the seed bot's table (low,
 //! median and high score, share of games reaching 384 ... 6144) and the mean time per move.
 
-use super::{Threes, ThreesEval, ThreesMove};
 use crate::core::{now_ms, Game, Rng, Turn};
+use crate::games::threes::{rank_value, Threes, ThreesEval, ThreesMove};
 use crate::search::{search, Algorithm, Hooks, SearchConfig};
 use std::io::Write;
 
@@ -164,7 +164,7 @@ pub fn threes_bench_jobs(
             ..base.clone()
         };
         let (end, n, ms) = play_game(s, &cfg, eval);
-        (g, end.score(), super::rank_value(end.highest_rank()), n, ms)
+        (g, end.score(), rank_value(end.highest_rank()), n, ms)
     };
     let mut results: Vec<Option<GameResult>> = vec![None; games];
     let mut report = |r: GameResult, out: &mut dyn Write| {
