@@ -5,8 +5,10 @@
 //! report, which can hold a large tree document, crosses as one JSON string. Every error becomes a
 //! `JsError` whose message is the engine's own (it says where the input failed and what was expected).
 
-use crate::games::{new_session, AnySession, CATALOGUE};
+use crate::core::{BoardView, Coord};
+use crate::games::CATALOGUE;
 use crate::search::{Hooks, Progress, SearchConfig};
+use crate::session::{edit_variant, new_session, random_variant, AnySession};
 use crate::tree::TreeDocument;
 use serde::Serialize;
 use std::sync::Once;
@@ -53,18 +55,17 @@ struct State {
     position: String,
     to_move: String,
     players: Vec<String>,
-    legal: Vec<crate::games::MoveInfo>,
+    legal: Vec<crate::session::MoveInfo>,
     history: Vec<String>,
     redo: Vec<String>,
     outcome: Option<String>,
+    view: BoardView,
 }
 
 /// A game in progress, for JavaScript.
 #[wasm_bindgen]
 pub struct Engine {
     session: Box<dyn AnySession>,
-    /// Moves taken back, most recent last, so that the page can replay a game exactly.
-    redo: Vec<String>,
 }
 
 #[wasm_bindgen]
@@ -75,7 +76,6 @@ impl Engine {
         init();
         Ok(Engine {
             session: new_session(game_id).map_err(err)?,
-            redo: Vec::new(),
         })
     }
 
@@ -116,17 +116,13 @@ impl Engine {
 
     /// Plays a move given as text; returns its canonical text. On error nothing changes.
     pub fn play(&mut self, text: &str) -> Result<String, JsError> {
-        let played = self.session.play(text).map_err(err)?;
-        self.redo.clear();
-        Ok(played)
+        self.session.play(text).map_err(err)
     }
 
     /// Lets nature move (a chance turn); returns the outcome's text.
     #[wasm_bindgen(js_name = playChance)]
     pub fn play_chance(&mut self) -> Result<String, JsError> {
-        let played = self.session.play_chance().map_err(err)?;
-        self.redo.clear();
-        Ok(played)
+        self.session.play_chance().map_err(err)
     }
 
     /// Reseeds nature's random choices (chance turns), so that a game replays exactly.
@@ -136,19 +132,12 @@ impl Engine {
 
     /// Takes back the last move.
     pub fn undo(&mut self) -> Result<(), JsError> {
-        let last = self.session.history().pop();
-        self.session.undo().map_err(err)?;
-        if let Some(m) = last {
-            self.redo.push(m);
-        }
-        Ok(())
+        self.session.undo().map_err(err)
     }
 
     /// Plays again the last move taken back.
     pub fn redo(&mut self) -> Result<(), JsError> {
-        self.session.redo().map_err(err)?;
-        self.redo.pop();
-        Ok(())
+        self.session.redo().map_err(err)
     }
 
     /// The moves played since the start (or since the last position set).
@@ -159,8 +148,7 @@ impl Engine {
     /// The moves that redo would play again, next first.
     #[wasm_bindgen(js_name = redoMoves)]
     pub fn redo_moves(&self) -> Result<JsValue, JsError> {
-        let next_first: Vec<&String> = self.redo.iter().rev().collect();
-        to_js(&next_first)
+        to_js(&self.session.redo_moves())
     }
 
     /// The current position in the game's text form.
@@ -171,9 +159,7 @@ impl Engine {
     /// Replaces the game by the position in `text` (history is cleared); on error nothing changes.
     #[wasm_bindgen(js_name = setPosition)]
     pub fn set_position(&mut self, text: &str) -> Result<(), JsError> {
-        self.session.set_position(text).map_err(err)?;
-        self.redo.clear();
-        Ok(())
+        self.session.set_position(text).map_err(err)
     }
 
     /// The player to move (`"x"`, `"black"`...), `"chance"` or `"over"`.
@@ -192,8 +178,15 @@ impl Engine {
         self.session.outcome()
     }
 
+    /// The board view of the current state (see `BoardView`): geometry, cells, hands, scores,
+    /// annotations and every legal move with its kind and cells.
+    pub fn view(&self) -> Result<JsValue, JsError> {
+        to_js(&self.session.view())
+    }
+
     /// Everything the page draws from, in one object: `{game, position, to_move, players, legal,
-    /// history, redo, outcome}` (`redo` next first; `outcome` null while the game goes on).
+    /// history, redo, outcome, view}` (`redo` next first; `outcome` null while the game goes on;
+    /// `view` the board view).
     pub fn state(&self) -> Result<JsValue, JsError> {
         to_js(&State {
             game: self.session.game_id(),
@@ -202,8 +195,9 @@ impl Engine {
             players: self.session.players(),
             legal: self.session.legal_moves(),
             history: self.session.history(),
-            redo: self.redo.iter().rev().cloned().collect(),
+            redo: self.session.redo_moves(),
             outcome: self.session.outcome(),
+            view: self.session.view(),
         })
     }
 
@@ -259,6 +253,26 @@ impl Engine {
     pub fn debug_panic(&self) {
         panic!("debugPanic was called: the engine stops here on purpose");
     }
+}
+
+/// The variant editor's click: the id of variant `game_id` changed at cell (`x`, `y`) of its
+/// board view (Ataxx toggles a wall and its mirror images); not yet checked as playable.
+#[wasm_bindgen(js_name = variantEdit)]
+pub fn variant_edit(game_id: &str, x: i32, y: i32) -> Result<String, JsError> {
+    edit_variant(game_id, Coord::new(x, y)).map_err(err)
+}
+
+/// A random playable variant of the game `game_id` names, fixed by `seed`.
+#[wasm_bindgen(js_name = randomVariant)]
+pub fn random_variant_of(game_id: &str, seed: u32) -> Result<String, JsError> {
+    random_variant(game_id, seed as u64).map_err(err)
+}
+
+/// Checks that `game_id` can be played; returns its canonical id (`ataxx-0x7888` gives
+/// `ataxx-7888`) or the engine's message saying what is wrong.
+#[wasm_bindgen(js_name = variantCheck)]
+pub fn variant_check(game_id: &str) -> Result<String, JsError> {
+    Ok(new_session(game_id).map_err(err)?.game_id())
 }
 
 /// One named Ataxx wall layout.

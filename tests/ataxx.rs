@@ -6,7 +6,8 @@ use plyscope::core::{perft, Breakdown, Evaluator, Game, NoTerms, Outcome, PerftC
 use plyscope::games::ataxx::notation::{from_packed, to_packed};
 use plyscope::games::ataxx::walls::{self, PRESETS};
 use plyscope::games::ataxx::{Ataxx, AtaxxEval, AtaxxMove};
-use plyscope::games::{new_session, Playable};
+use plyscope::games::Playable;
+use plyscope::session::new_session;
 
 const START: &str = "x5o/7/7/7/7/7/o5x x 0 1";
 

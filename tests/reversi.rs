@@ -7,7 +7,8 @@ use plyscope::core::{
     perft, Breakdown, Evaluator, Game, Outcome, PerftConvention, PlayerId, Rng, Turn,
 };
 use plyscope::games::reversi::{format_record, parse_record, Reversi, ReversiEval, ReversiMove};
-use plyscope::games::{new_session, Playable};
+use plyscope::games::Playable;
+use plyscope::session::new_session;
 
 /// The perft table: (game id, depth, leaves). The file states its counting convention ("a pass
 /// uses a ply; a finished game counts 1 at every deeper depth").

@@ -4,13 +4,13 @@
 mod common;
 
 use plyscope::core::{Breakdown, Evaluator, Game, NoTerms, Outcome, Turn};
-use plyscope::games::new_session;
 use plyscope::games::threes::{
     board_score, legal_swipes, rank_score, rank_value, swipe, value_rank, Deck, Dir, Hint, Threes,
     ThreesEval, ThreesMove,
 };
 use plyscope::games::Playable;
 use plyscope::search::{search, Algorithm, Hooks, SearchConfig};
+use plyscope::session::new_session;
 use plyscope::session::threes_bench::deal_by_nature;
 
 fn pos(text: &str) -> Threes {

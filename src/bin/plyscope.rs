@@ -3,8 +3,9 @@
 //! Run `plyscope help` for the commands. Bad arguments print a message and exit with status 2.
 
 use plyscope::core::Error;
-use plyscope::games::{new_session, AnySession, CATALOGUE};
+use plyscope::games::CATALOGUE;
 use plyscope::search::{Algorithm, Hooks, SearchConfig};
+use plyscope::session::{new_session, AnySession};
 use std::io::Write;
 use std::process::ExitCode;
 use std::time::Instant;

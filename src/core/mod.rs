@@ -1,16 +1,22 @@
 //! The vocabulary every game and every search shares: players, turns, outcomes, the [`Game`] trait,
-//! the [`Evaluator`] trait with its named terms, typed errors, zobrist keys and a seedable RNG.
+//! the [`Evaluator`] trait with its named terms, the board view the page draws ([`BoardView`]), typed
+//! errors, zobrist keys and a seedable RNG.
 //!
 //! Nothing here knows a particular game or a particular search algorithm.
 
 mod error;
 mod eval;
 mod rng;
+mod view;
 mod zobrist;
 
 pub use error::{Error, IllegalMove, ParseMoveError, ParsePositionError};
 pub use eval::{Breakdown, Evaluator, NoTerms, Term, TermSink, WIN_SCORE};
 pub use rng::Rng;
+pub use view::{
+    view_of, BoardView, Cell, Coord, Geometry, HandPiece, HandSlot, Highlight, Info, Labels,
+    MoveKind, MoveView, Piece, Point, Score, Segment, Viewable,
+};
 pub use zobrist::ZobristTable;
 
 use std::fmt::Debug;

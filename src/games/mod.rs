@@ -1,23 +1,24 @@
-//! The games, and a registry that picks one by id at run time.
+//! The games, and the registry: one list from which the catalogue, the session layer and the
+//! generic tests find every game.
 //!
-//! Each game lives in its own module and implements [`Game`](crate::core::Game) and [`Playable`].
-//! To add a game: write its module, add it to [`CATALOGUE`] and to the `match` in [`new_session`].
+//! Each game lives in its own module and implements [`Game`](crate::core::Game),
+//! [`Viewable`] (its board view) and [`Playable`] (its catalogue entry, variants and evaluators).
+//! To add a game: write its module and add one line to the [`registry!`] call below (see
+//! docs/adding-a-game.md).
 
-pub mod ataxx;
-pub mod reversi;
-pub mod threes;
-pub mod tictactoe;
+use crate::core::{perft, split_variant, Coord, Error, Evaluator, PerftConvention, Viewable};
 
-pub use crate::session::{AnySession, Match, MoveInfo, RootMoveReport, SearchReport};
-
-use crate::core::{perft, split_variant, Error, Evaluator, Game, PerftConvention};
-
-/// What the registry needs beyond [`Game`]: how to make a game from its id, and its evaluators.
-pub trait Playable: Game + Sized {
+/// What the registry needs beyond [`Game`](crate::core::Game) and its view: the game's catalogue
+/// entry, how to make a game from its id (variants included), and its evaluators.
+pub trait Playable: Viewable + Sized {
     /// The game's evaluator (usually an enum over the evaluators it offers).
     type Eval: Evaluator<Self> + Send;
 
+    /// The game's entry in the catalogue: its id, name, named variants, players.
+    const INFO: GameInfo;
+
     /// The start position of the game with this id (`"reversi-12"`: the variant comes from the id).
+    /// An id this game does not accept gets an error saying what it accepts.
     fn new_game(id: &str) -> Result<Self, Error>;
 
     /// The names of the evaluators on offer, the default first.
@@ -35,69 +36,86 @@ pub trait Playable: Game + Sized {
     fn perft(&self, depth: u32) -> u64 {
         perft(self, depth, Self::perft_convention())
     }
+
+    /// The variant editor's click: the id of the variant `id` changed at cell `at` of its start
+    /// position's board view (Ataxx toggles a wall and its mirror images). The new id is not
+    /// checked as playable; [`Playable::new_game`] does that. Games whose variants are not edited
+    /// cell by cell say so.
+    fn edit_variant(id: &str, at: Coord) -> Result<String, Error> {
+        let _ = at;
+        Err(Error::bad_option(
+            "variant",
+            id,
+            "a game whose variants are edited cell by cell",
+        ))
+    }
+
+    /// A random playable variant fixed by `seed`, for games that can make one (Ataxx: a random
+    /// wall layout).
+    fn random_variant(seed: u64) -> Option<String> {
+        let _ = seed;
+        None
+    }
 }
 
-/// One entry of the game catalogue shown to people.
-#[derive(Debug, Clone, serde::Serialize)]
-pub struct GameEntry {
-    /// The id to pass to [`new_session`] (the default variant).
+/// A game's entry in the catalogue shown to people.
+#[derive(Debug, Clone, Copy, serde::Serialize)]
+pub struct GameInfo {
+    /// The id of the default variant, also the base of every variant id (`reversi` for
+    /// `reversi-12`).
     pub id: &'static str,
     /// The name shown to people.
     pub name: &'static str,
-    /// Other ids that select a variant (`reversi-12`), with their names.
+    /// Named variants: other ids that select one (`reversi-12`), with their names.
     pub variants: &'static [(&'static str, &'static str)],
     /// Whether the game has chance turns.
     pub chance: bool,
-    /// Number of players (1 or 2).
+    /// Number of players choosing moves.
     pub players: usize,
 }
 
-/// Every game the registry can build.
-pub const CATALOGUE: &[GameEntry] = &[
-    GameEntry {
-        id: "tictactoe",
-        name: "Tic-tac-toe",
-        variants: &[],
-        chance: false,
-        players: 2,
-    },
-    GameEntry {
-        id: "reversi",
-        name: "Reversi",
-        variants: &[
-            ("reversi-6", "Reversi 6x6"),
-            ("reversi-10", "Reversi 10x10"),
-            ("reversi-12", "Reversi 12x12"),
-            ("reversi-14", "Reversi 14x14"),
-            ("reversi-16", "Reversi 16x16"),
-        ],
-        chance: false,
-        players: 2,
-    },
-    GameEntry {
-        id: "ataxx",
-        name: "Ataxx",
-        variants: &[
-            ("ataxx-0400", "Ataxx, four pillars"),
-            ("ataxx-8000", "Ataxx, centre stone"),
-            ("ataxx-7888", "Ataxx, cross"),
-            ("ataxx-8124", "Ataxx, diamond"),
-            ("ataxx-01A2", "Ataxx, gates"),
-            ("ataxx-0220", "Ataxx, corridors"),
-        ],
-        chance: false,
-        players: 2,
-    },
-    GameEntry {
-        id: "threes",
-        name: "Threes",
-        variants: &[("threes-1", "Threes, the deal from seed 1 (any threes-S)")],
-        chance: true,
-        players: 1,
-    },
-];
+/// Something to do with a game type picked at run time: the registry calls
+/// [`GameVisitor::visit`] with the type whose catalogue entry accepts the id.
+pub trait GameVisitor {
+    /// What the visit returns.
+    type Output;
+    /// Does the work for game type `G`, asked for with `id`.
+    fn visit<G: Playable>(self, id: &str) -> Self::Output;
+}
 
-/// The ids [`new_session`] accepts, for error messages.
+/// Declares the game modules and the registry from one list of `module::Type` lines.
+macro_rules! registry {
+    ($($module:ident :: $game:ident),* $(,)?) => {
+        $(pub mod $module;)*
+
+        /// Every game's catalogue entry, in the order people see them.
+        pub const CATALOGUE: &[GameInfo] = &[$(<$module::$game as Playable>::INFO),*];
+
+        /// Calls `visitor` with the game type whose id is the base of `id` (`reversi` for
+        /// `reversi-12`); an unknown game is an error listing the known ids.
+        pub fn with_game<V: GameVisitor>(id: &str, visitor: V) -> Result<V::Output, Error> {
+            let (base, _) = split_variant(id);
+            $(
+                if base == <$module::$game as Playable>::INFO.id {
+                    return Ok(visitor.visit::<$module::$game>(id));
+                }
+            )*
+            Err(Error::UnknownGame {
+                id: id.to_string(),
+                known: known_ids(),
+            })
+        }
+    };
+}
+
+registry! {
+    tictactoe::TicTacToe,
+    reversi::Reversi,
+    ataxx::Ataxx,
+    threes::Threes,
+}
+
+/// Every id the registry offers by name (default and named variants), for error messages.
 pub fn known_ids() -> Vec<String> {
     let mut ids = Vec::new();
     for g in CATALOGUE {
@@ -105,19 +123,4 @@ pub fn known_ids() -> Vec<String> {
         ids.extend(g.variants.iter().map(|v| v.0.to_string()));
     }
     ids
-}
-
-/// A new game session for a game id, at the game's start position.
-pub fn new_session(id: &str) -> Result<Box<dyn AnySession>, Error> {
-    let (base, _) = split_variant(id);
-    match base {
-        "tictactoe" => Ok(Box::new(Match::<tictactoe::TicTacToe>::new(id)?)),
-        "reversi" => Ok(Box::new(Match::<reversi::Reversi>::new(id)?)),
-        "threes" => Ok(Box::new(Match::<threes::Threes>::new(id)?)),
-        "ataxx" => Ok(Box::new(Match::<ataxx::Ataxx>::new(id)?)),
-        _ => Err(Error::UnknownGame {
-            id: id.to_string(),
-            known: known_ids(),
-        }),
-    }
 }

@@ -4,7 +4,7 @@
 //! Position text: nine cells row by row from a1 (`X`, `O` or `-`), a space, then the side to move
 //! (`X` or `O`), e.g. `X---O---- X`.
 
-use super::Playable;
+use super::{GameInfo, Playable};
 use crate::core::{
     Error, Evaluator, Game, IllegalMove, Outcome, ParseMoveError, ParsePositionError,
     PerftConvention, PlayerId, TermSink, Turn, ZobristTable,
@@ -266,6 +266,14 @@ impl Evaluator<TicTacToe> for TicTacToeEval {
 impl Playable for TicTacToe {
     type Eval = TicTacToeEval;
 
+    const INFO: GameInfo = GameInfo {
+        id: "tictactoe",
+        name: "Tic-tac-toe",
+        variants: &[],
+        chance: false,
+        players: 2,
+    };
+
     fn new_game(id: &str) -> Result<Self, Error> {
         if id != "tictactoe" {
             return Err(Error::bad_option(
@@ -290,5 +298,36 @@ impl Playable for TicTacToe {
 
     fn perft_convention() -> PerftConvention {
         PerftConvention::FinishedCountsZero
+    }
+}
+
+impl crate::core::Viewable for TicTacToe {
+    fn board_view(&self) -> crate::core::BoardView {
+        use crate::core::{BoardView, Cell as ViewCell, Coord, Geometry, Labels, Piece};
+        let mut view = BoardView::new(
+            Geometry::Square {
+                width: 3,
+                height: 3,
+            },
+            "marks",
+        );
+        view.labels = Some(Labels::letters_numbers(3, 3, false));
+        for c in 0..9u8 {
+            let pieces = self
+                .cell(c)
+                .map(|p| vec![Piece::owned(p, if p == 0 { "x" } else { "o" })])
+                .unwrap_or_default();
+            view.cells.push(ViewCell::new(
+                Coord::new((c % 3) as i32, (c / 3) as i32),
+                pieces,
+            ));
+        }
+        view.hands = vec![Vec::new(), Vec::new()];
+        view
+    }
+
+    fn move_view(&self, m: Cell) -> crate::core::MoveView {
+        use crate::core::{Coord, MoveKind, MoveView};
+        MoveView::new(cell_name(m), MoveKind::Place).to(Coord::new((m % 3) as i32, (m / 3) as i32))
     }
 }

@@ -1,10 +1,11 @@
 //! A game in progress, behind an object-safe interface that speaks text: what the browser, the CLI
-//! and the engine protocols use, whatever the game.
+//! and the engine protocols use, whatever the game. It keeps the history and the redo list, makes
+//! the board view of each state, runs searches and returns their tree documents.
 
 pub mod threes_bench;
 
-use crate::core::{Error, Outcome, Rng, Turn};
-use crate::games::Playable;
+use crate::core::{view_of, BoardView, Coord, Error, Outcome, Rng, Turn};
+use crate::games::{with_game, GameInfo, GameVisitor, Playable};
 use crate::search::{search, Hooks, SearchConfig};
 use crate::tree::{Stats, TreeDocument};
 use serde::Serialize;
@@ -80,6 +81,12 @@ pub trait AnySession: Send {
     fn undo(&mut self) -> Result<(), Error>;
     /// Plays again the last move taken back.
     fn redo(&mut self) -> Result<(), Error>;
+    /// The moves [`AnySession::redo`] would play again, next first (empty after a new move).
+    fn redo_moves(&self) -> Vec<String>;
+    /// The board view of the current state: its board, every legal move and the last move.
+    fn view(&self) -> BoardView;
+    /// The game's catalogue entry.
+    fn info(&self) -> GameInfo;
     /// The moves played from the start position (or from the last position set).
     fn history(&self) -> Vec<String>;
     /// The result in words (`"black wins"`, `"draw"`, `"score 1234"`), once the game is over.
@@ -98,10 +105,11 @@ pub trait AnySession: Send {
 pub struct Match<G: Playable> {
     id: String,
     pos: G,
-    /// Earlier positions with the move played from each.
-    past: Vec<(G, String)>,
-    /// Positions taken back, for redo.
-    future: Vec<(G, String)>,
+    /// Earlier positions with the move played from each and its text.
+    past: Vec<(G, G::Move, String)>,
+    /// Positions taken back, for redo, with the move that leads to each and its text (the next
+    /// one to play again last).
+    future: Vec<(G, G::Move, String)>,
     nature: Rng,
 }
 
@@ -123,9 +131,9 @@ impl<G: Playable> Match<G> {
         &self.pos
     }
 
-    fn push(&mut self, next: G, text: String) {
+    fn push(&mut self, next: G, m: G::Move, text: String) {
         let prev = std::mem::replace(&mut self.pos, next);
-        self.past.push((prev, text));
+        self.past.push((prev, m, text));
         self.future.clear();
     }
 }
@@ -194,7 +202,7 @@ impl<G: Playable> AnySession for Match<G> {
         let mut next = self.pos.clone();
         next.play(m)?;
         let canonical = self.pos.format_move(m);
-        self.push(next, canonical.clone());
+        self.push(next, m, canonical.clone());
         Ok(canonical)
     }
 
@@ -212,32 +220,48 @@ impl<G: Playable> AnySession for Match<G> {
         let text = self.pos.format_move(m);
         let mut next = self.pos.clone();
         next.play_unchecked(m);
-        self.push(next, text.clone());
+        self.push(next, m, text.clone());
         Ok(text)
     }
 
     fn undo(&mut self) -> Result<(), Error> {
-        let (prev, text) = self
+        let (prev, m, text) = self
             .past
             .pop()
             .ok_or_else(|| Error::NotNow("there is no move to take back".into()))?;
         let cur = std::mem::replace(&mut self.pos, prev);
-        self.future.push((cur, text));
+        self.future.push((cur, m, text));
         Ok(())
     }
 
     fn redo(&mut self) -> Result<(), Error> {
-        let (next, text) = self
+        let (next, m, text) = self
             .future
             .pop()
             .ok_or_else(|| Error::NotNow("there is no move to play again".into()))?;
         let cur = std::mem::replace(&mut self.pos, next);
-        self.past.push((cur, text));
+        self.past.push((cur, m, text));
         Ok(())
     }
 
+    fn redo_moves(&self) -> Vec<String> {
+        self.future
+            .iter()
+            .rev()
+            .map(|(_, _, t)| t.clone())
+            .collect()
+    }
+
+    fn view(&self) -> BoardView {
+        view_of(&self.pos, self.past.last().map(|(prev, m, _)| (prev, *m)))
+    }
+
+    fn info(&self) -> GameInfo {
+        G::INFO
+    }
+
     fn history(&self) -> Vec<String> {
-        self.past.iter().map(|(_, t)| t.clone()).collect()
+        self.past.iter().map(|(_, _, t)| t.clone()).collect()
     }
 
     fn outcome(&self) -> Option<String> {
@@ -289,4 +313,53 @@ impl<G: Playable> AnySession for Match<G> {
     fn evaluators(&self) -> Vec<String> {
         G::evaluator_names().iter().map(|s| s.to_string()).collect()
     }
+}
+
+/// Makes a [`Match`] of the visited game type.
+struct Open;
+
+impl GameVisitor for Open {
+    type Output = Result<Box<dyn AnySession>, Error>;
+    fn visit<G: Playable>(self, id: &str) -> Self::Output {
+        Ok(Box::new(Match::<G>::new(id)?))
+    }
+}
+
+/// A new game session for a game id (`"reversi-12"`), at the game's start position.
+pub fn new_session(id: &str) -> Result<Box<dyn AnySession>, Error> {
+    with_game(id, Open)?
+}
+
+/// Asks the visited game type for a variant edited at a cell.
+struct EditVariant(Coord);
+
+impl GameVisitor for EditVariant {
+    type Output = Result<String, Error>;
+    fn visit<G: Playable>(self, id: &str) -> Self::Output {
+        G::edit_variant(id, self.0)
+    }
+}
+
+/// The variant editor's click: the id of variant `id` changed at cell `at` of its board (Ataxx:
+/// a wall toggled with its mirror images). The result is not checked as playable:
+/// [`new_session`] does that.
+pub fn edit_variant(id: &str, at: Coord) -> Result<String, Error> {
+    with_game(id, EditVariant(at))?
+}
+
+/// Asks the visited game type for a random variant.
+struct RandomVariant(u64);
+
+impl GameVisitor for RandomVariant {
+    type Output = Option<String>;
+    fn visit<G: Playable>(self, _id: &str) -> Self::Output {
+        G::random_variant(self.0)
+    }
+}
+
+/// A random playable variant of the game `id` names, fixed by `seed`; an error for a game that
+/// makes none.
+pub fn random_variant(id: &str, seed: u64) -> Result<String, Error> {
+    with_game(id, RandomVariant(seed))?
+        .ok_or_else(|| Error::bad_option("game", id, "a game with random variants (ataxx)"))
 }

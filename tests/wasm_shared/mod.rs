@@ -208,6 +208,26 @@ fn every_catalogued_game_plays_through_the_browser_api_and_undoes_back() {
         let state: serde_json::Value = serde_wasm_bindgen::from_value(e.state().unwrap()).unwrap();
         assert_eq!(state["position"], e.position());
         assert_eq!(state["to_move"], e.to_move());
+        // The board view travels with the state: its moves are the legal moves, in order.
+        let view = &state["view"];
+        assert!(view["geometry"]["kind"].is_string(), "{id}: a geometry");
+        let view_moves: Vec<&str> = view["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["text"].as_str().unwrap())
+            .collect();
+        let legal: Vec<&str> = state["legal"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["move"].as_str().unwrap())
+            .collect();
+        assert_eq!(view_moves, legal, "{id}: the view's moves");
+        if plies > 0 {
+            let last = state["history"].as_array().unwrap().last().unwrap().clone();
+            assert_eq!(view["last"]["text"], last, "{id}: the view's last move");
+        }
         for _ in 0..plies {
             e.undo().unwrap();
         }
@@ -249,4 +269,40 @@ fn ataxx_wall_layouts_answer_with_the_engine_s_results_and_messages() {
         let id = format!("ataxx-{}", p["code"].as_str().unwrap());
         assert!(Engine::new(&id).is_ok(), "{id}");
     }
+}
+
+#[wasm_bindgen_test]
+fn variants_are_edited_checked_and_drawn_through_one_generic_interface() {
+    use plyscope::wasm::{random_variant_of, variant_check, variant_edit};
+    // Ataxx's editor: a click on b6 (x 1, y 1 from the top-left) toggles b6, f6, b2 and f2.
+    let id = variant_edit("ataxx", 1, 1).unwrap();
+    assert_eq!(id, "ataxx-0020");
+    let e = Engine::new(&id).unwrap();
+    let view: serde_json::Value = serde_wasm_bindgen::from_value(e.view().unwrap()).unwrap();
+    let walls: Vec<(i64, i64)> = view["cells"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["blocked"] == true)
+        .map(|c| (c["at"]["x"].as_i64().unwrap(), c["at"]["y"].as_i64().unwrap()))
+        .collect();
+    assert_eq!(walls, vec![(1, 1), (5, 1), (1, 5), (5, 5)]);
+    assert_eq!(variant_edit(&id, 1, 1).unwrap(), "ataxx");
+    let corner = error_text(variant_edit("ataxx", 6, 0).unwrap_err());
+    assert!(corner.contains("corner"), "{corner}");
+    let off = error_text(variant_edit("ataxx", 7, 0).unwrap_err());
+    assert!(off.contains("7x7"), "{off}");
+    let no = error_text(variant_edit("reversi", 0, 0).unwrap_err());
+    assert!(no.contains("cell by cell"), "{no}");
+    // Checking a typed variant gives its canonical id or the engine's reason.
+    assert_eq!(variant_check("ataxx-0x400").unwrap(), "ataxx-0400");
+    let walled = error_text(variant_check("ataxx-0776").unwrap_err());
+    assert!(walled.contains("move at the start"), "{walled}");
+    // Random variants are playable and fixed by their seed; a game without them says so.
+    for seed in 0..10 {
+        let r = random_variant_of("ataxx", seed).unwrap();
+        assert_eq!(r, random_variant_of("ataxx", seed).unwrap());
+        assert_eq!(variant_check(&r).unwrap(), r);
+    }
+    assert!(random_variant_of("tictactoe", 1).is_err());
 }

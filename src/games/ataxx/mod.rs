@@ -17,10 +17,11 @@
 pub mod eval;
 pub mod notation;
 pub mod walls;
+mod view;
 
-use super::Playable;
+use super::{GameInfo, Playable};
 use crate::core::{
-    split_variant, Error, Game, IllegalMove, Outcome, ParseMoveError, ParsePositionError,
+    split_variant, Coord, Error, Game, IllegalMove, Outcome, ParseMoveError, ParsePositionError,
     PerftConvention, PlayerId, Turn, ZobristTable,
 };
 pub use eval::AtaxxEval;
@@ -468,10 +469,7 @@ impl Game for Ataxx {
     type Move = AtaxxMove;
 
     fn game_id(&self) -> String {
-        match self.wall_code() {
-            Some(0) | None => "ataxx".into(),
-            Some(code) => format!("ataxx-{code:04X}"),
-        }
+        walls::variant_id(self.wall_code().unwrap_or(0))
     }
 
     fn player_name(&self, player: PlayerId) -> &'static str {
@@ -623,6 +621,45 @@ impl Game for Ataxx {
 
 impl Playable for Ataxx {
     type Eval = AtaxxEval;
+
+    const INFO: GameInfo = GameInfo {
+        id: "ataxx",
+        name: "Ataxx",
+        variants: &[
+            ("ataxx-0400", "Ataxx, four pillars"),
+            ("ataxx-8000", "Ataxx, centre stone"),
+            ("ataxx-7888", "Ataxx, cross"),
+            ("ataxx-8124", "Ataxx, diamond"),
+            ("ataxx-01A2", "Ataxx, gates"),
+            ("ataxx-0220", "Ataxx, corridors"),
+        ],
+        chance: false,
+        players: 2,
+    };
+
+    /// Toggles the wall on the cell at `at` (as drawn: column from the left, row from the top)
+    /// and its mirror images; the new layout's id is `ataxx-XXXX` (`ataxx` when no wall is left).
+    fn edit_variant(id: &str, at: Coord) -> Result<String, Error> {
+        let code = match split_variant(id) {
+            ("ataxx", None) => 0,
+            ("ataxx", Some(code)) => walls::parse_code(code)?,
+            _ => return Err(Error::bad_option("game", id, "ataxx or ataxx-XXXX")),
+        };
+        if !(0..7).contains(&at.x) || !(0..7).contains(&at.y) {
+            return Err(Error::bad_option(
+                "cell",
+                format!("({}, {})", at.x, at.y),
+                "a cell of the 7x7 board (x and y from 0 to 6)",
+            ));
+        }
+        let cell = ((6 - at.y) * 7 + at.x) as u8;
+        Ok(walls::variant_id(walls::toggle(code, cell)?))
+    }
+
+    /// A random playable layout with at most six bits set.
+    fn random_variant(seed: u64) -> Option<String> {
+        Some(walls::variant_id(walls::random_layout(seed)))
+    }
 
     fn new_game(id: &str) -> Result<Self, Error> {
         match split_variant(id) {

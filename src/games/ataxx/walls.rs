@@ -90,6 +90,16 @@ pub fn toggle(code: u16, cell: u8) -> Result<u16, Error> {
     }
 }
 
+/// The game id of a layout: `ataxx` for the open board, `ataxx-XXXX` (four upper-case hex digits)
+/// otherwise.
+pub fn variant_id(code: u16) -> String {
+    if code == 0 {
+        "ataxx".to_string()
+    } else {
+        format!("ataxx-{code:04X}")
+    }
+}
+
 /// Reads a wall code in hex: `0x1234`, `0X1234` or `1234` (one to four hex digits).
 pub fn parse_code(text: &str) -> Result<u16, Error> {
     let t = text.trim();

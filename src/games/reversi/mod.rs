@@ -16,11 +16,12 @@ mod board;
 mod eval;
 mod general;
 mod notation;
+mod view;
 
 pub use eval::ReversiEval;
 pub use notation::{format_record, parse_record};
 
-use super::Playable;
+use super::{GameInfo, Playable};
 use crate::core::{
     Error, Game, IllegalMove, Outcome, ParseMoveError, ParsePositionError, PerftConvention,
     PlayerId, Turn,
@@ -368,6 +369,20 @@ impl Game for Reversi {
 
 impl Playable for Reversi {
     type Eval = ReversiEval;
+
+    const INFO: GameInfo = GameInfo {
+        id: "reversi",
+        name: "Reversi",
+        variants: &[
+            ("reversi-6", "Reversi 6x6"),
+            ("reversi-10", "Reversi 10x10"),
+            ("reversi-12", "Reversi 12x12"),
+            ("reversi-14", "Reversi 14x14"),
+            ("reversi-16", "Reversi 16x16"),
+        ],
+        chance: false,
+        players: 2,
+    };
 
     fn new_game(id: &str) -> Result<Self, Error> {
         Reversi::new(size_from_id(id)?)

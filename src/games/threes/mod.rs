@@ -13,11 +13,12 @@
 pub mod deck;
 pub mod eval;
 mod notation;
+mod view;
 
 pub use deck::{Deck, Hint};
 pub use eval::ThreesEval;
 
-use super::Playable;
+use super::{GameInfo, Playable};
 use crate::core::{
     split_variant, Error, Game, Outcome, ParseMoveError, ParsePositionError, PlayerId, Rng, Turn,
 };
@@ -554,6 +555,14 @@ impl Game for Threes {
 
 impl Playable for Threes {
     type Eval = ThreesEval;
+
+    const INFO: GameInfo = GameInfo {
+        id: "threes",
+        name: "Threes",
+        variants: &[("threes-1", "Threes, the deal from seed 1 (any threes-S)")],
+        chance: true,
+        players: 1,
+    };
 
     fn new_game(id: &str) -> Result<Self, Error> {
         let expected =
