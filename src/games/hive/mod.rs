@@ -27,8 +27,10 @@
 //! [`movegen`], the evaluator in [`eval`].
 
 pub mod eval;
+pub mod levels;
 pub mod movegen;
 pub mod notation;
+pub mod opening;
 
 use super::Playable;
 use crate::core::{
