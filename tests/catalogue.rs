@@ -40,11 +40,12 @@ fn fixed_ids(entry: &plyscope::games::GameInfo) -> Vec<String> {
     fixed
 }
 
-/// Runs `visitor` (cloned) on every fixed id of every game.
+/// Runs `visitor` (cloned) on up to three fixed ids of every game (the default and the first
+/// named variants: a variant changes the board, seldom the code that checks it).
 fn for_every_game<V: GameVisitor<Output = ()> + Clone>(visitor: V) -> usize {
     let mut n = 0;
     for entry in CATALOGUE {
-        for id in fixed_ids(entry) {
+        for id in fixed_ids(entry).into_iter().take(3) {
             with_game(&id, visitor.clone()).unwrap();
             n += 1;
         }
@@ -190,10 +191,7 @@ fn check_view<G: Viewable>(pos: &G, view: &BoardView, id: &str) {
     let mut seen = HashSet::new();
     for c in &view.cells {
         assert!(seen.insert(c.at), "{id}: cell {:?} listed twice", c.at);
-        assert!(
-            !c.blocked || c.pieces.is_empty(),
-            "{id}: a piece on a wall"
-        );
+        assert!(!c.blocked || c.pieces.is_empty(), "{id}: a piece on a wall");
         for p in &c.pieces {
             if let Some(o) = p.owner {
                 assert!((o as usize) < players, "{id}: owner {o} out of range");
@@ -279,11 +277,13 @@ fn check_view<G: Viewable>(pos: &G, view: &BoardView, id: &str) {
                     "{id}: {t} has from and to"
                 );
                 let from = view.cell(m.from.unwrap()).expect("from is listed");
-                let mover = view.to_move;
-                assert!(
-                    from.pieces.last().is_some_and(|p| p.owner == mover),
-                    "{id}: {t} moves a piece of the player to move"
-                );
+                assert!(!from.pieces.is_empty(), "{id}: {t} moves a piece");
+                if m.kind == MoveKind::Jump {
+                    assert!(
+                        from.pieces.last().is_some_and(|p| p.owner == view.to_move),
+                        "{id}: {t} jumps with a piece of the player to move"
+                    );
+                }
             }
             MoveKind::Rotate => {
                 assert!(
@@ -336,7 +336,7 @@ impl GameVisitor for Views {
         for _ in 0..2 {
             let mut pos = start.clone();
             let mut view = view_of(&pos, None);
-            for _ in 0..80 {
+            for _ in 0..60 {
                 check_view(&pos, &view, id);
                 checked += 1;
                 if view.moves.is_empty() {
@@ -385,9 +385,10 @@ impl GameVisitor for Views {
                             );
                         }
                         MoveKind::Move => {
+                            // The piece on top of `from` is now on top of `to`.
                             assert_eq!(
-                                top(&after, m.to.unwrap()).map(|t| t.0),
-                                Some(mover),
+                                top(&after, m.to.unwrap()),
+                                top(&view, m.from.unwrap()),
                                 "{id}: {} arrived",
                                 m.text
                             );

@@ -112,6 +112,7 @@ registry! {
     tictactoe::TicTacToe,
     reversi::Reversi,
     ataxx::Ataxx,
+    hive::Hive,
     threes::Threes,
 }
 
