@@ -94,7 +94,8 @@ test('a whole game against the Random AI, played by clicking the canvas', async 
   assert.ok(s.outcome, 'the game is over');
   const banner = page.locator('[data-testid=banner]');
   await banner.waitFor({ state: 'visible' });
-  assert.match(await banner.innerText(), /wins!|Draw!/);
+  // The result with its score ("White wins 40–24", "Draw 32–32").
+  assert.match(await banner.innerText(), /(wins|Draw) \d+–\d+/);
   // The banner's text fits its box.
   const fit = await banner.evaluate((b) => {
     const span = b.querySelector('span');
