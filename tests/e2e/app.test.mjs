@@ -160,7 +160,7 @@ test('after an AI move the tree explorer shows the search', async (t) => {
   });
   assert.equal(shown.chosen, aiMove, "the explorer shows the search of the AI's move");
   assert.equal(shown.game, (await state(page)).game);
-  assert.match(await page.locator('[data-testid=tree-caption]').innerText(), new RegExp(`^Chose ${aiMove} for `));
+  assert.match(await page.locator('[data-testid=tree-caption]').innerText(), new RegExp(`^Chose ${aiMove} \\(.+\\) for White: `));
   assert.ok(shown.stats.nodes > 10 && shown.stats.shown > 1, `explorer stats ${JSON.stringify(shown.stats)}`);
   const vb = await view.boundingBox();
   assert.ok(vb.width > 200 && vb.height > 150, `tree view box ${JSON.stringify(vb)}`);

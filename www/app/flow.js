@@ -535,9 +535,11 @@ export async function suggest() {
   const token = {};
   thinking = token;
   emit('thinking');
-  // Without an alpha-beta side, the hint searches as the default alpha-beta level would.
+  // Without an alpha-beta side in the game, the hint searches as the default level would; games
+  // with chance search far more nodes a ply: their hint looks two moves ahead by default.
   const entry = gameEntry(state.game);
-  const strongest = settings.sides.find((x) => x.level === 'alphabeta') || { level: 'alphabeta', depth: DEFAULT_DEPTH, time: DEFAULT_TIME_MS, q: 0 };
+  const sides = settings.sides.slice(0, state.players.length);
+  const strongest = sides.find((x) => x.level === 'alphabeta') || { level: 'alphabeta', depth: entry?.chance ? 2 : DEFAULT_DEPTH, time: DEFAULT_TIME_MS, q: 0 };
   const opts = { ...searchOptions({ ...strongest, level: 'alphabeta', q: 0 }, entry) };
   try {
     const limit = { limit_ms: opts.time_ms || 0, algorithm: opts.algorithm };
