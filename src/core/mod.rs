@@ -11,7 +11,9 @@ mod view;
 mod zobrist;
 
 pub use error::{Error, IllegalMove, ParseMoveError, ParsePositionError};
-pub use eval::{Breakdown, Evaluator, NoTerms, Term, TermSink, WIN_SCORE};
+pub use eval::{
+    describe_value, Breakdown, Evaluator, NoTerms, Term, TermSink, ValueText, ValueUnit, WIN_SCORE,
+};
 pub use rng::Rng;
 pub use view::{
     view_of, BoardView, Cell, Coord, Geometry, HandPiece, HandSlot, Highlight, Info, Labels,
