@@ -97,7 +97,7 @@ fn run(args: &[String]) -> Result<(), Usage> {
         "bench" => bench(rest),
         "threes-bench" => threes_bench(rest),
         "uai" => {
-            plyscope::protocol::uai::run(std::io::stdin().lock(), std::io::stdout());
+            plyscope::protocol::uai::run(std::io::stdin(), std::io::stdout());
             Ok(())
         }
         other => Err(Usage(format!(
