@@ -239,3 +239,29 @@ pub fn check_uai_line(state: &mut Uai, line: &str) {
         );
     }
 }
+
+/// One UHP command line handled by an engine in `state` (a `bestmove` search is not run): an
+/// answer of `err` or `invalidmove` leaves the game as it was, and says so in a bounded line.
+pub fn check_uhp_line(state: &mut crate::protocol::uhp::Uhp, line: &str) {
+    use crate::core::Game;
+    use crate::protocol::uhp::Reply;
+    let before = state.game().map(|g| g.position_text());
+    if let Reply::Lines(lines) = state.handle(line) {
+        if let Some(first) = lines.first() {
+            if first.starts_with("err") || first.starts_with("invalidmove") {
+                assert_eq!(
+                    state.game().map(|g| g.position_text()),
+                    before,
+                    "a refused {line:?} changed the game"
+                );
+                assert!(
+                    first.len() <= 400,
+                    "an answer of {} bytes ({:?}...) to {:?}",
+                    first.len(),
+                    first.chars().take(300).collect::<String>(),
+                    line.chars().take(200).collect::<String>()
+                );
+            }
+        }
+    }
+}

@@ -534,3 +534,44 @@ fn uai_command_lines() {
         fuzz::check_uai_line(&mut state, line);
     });
 }
+
+#[test]
+fn uhp_command_lines() {
+    use plyscope::protocol::uhp::Uhp;
+    let (positions, moves) = samples("hive", 12);
+    let mut seeds: Vec<String> = vec![
+        "info",
+        "newgame",
+        "newgame Base+MLP",
+        "validmoves",
+        "play wS1",
+        "play bS1 wS1-",
+        "pass",
+        "bestmove depth 3",
+        "bestmove time 00:00:01",
+        "undo 2",
+        "options",
+        "options get Level",
+        "options set BranchingLimit 12",
+    ]
+    .into_iter()
+    .map(str::to_string)
+    .collect();
+    for p in positions.iter().take(40) {
+        seeds.push(format!("newgame {p}"));
+    }
+    for m in moves.iter().take(200) {
+        seeds.push(format!("play {m}"));
+    }
+    let mut m = Mutator::new(800, seeds);
+    let mut state = Uhp::new();
+    let mut k = 0usize;
+    fuzz("uhp lines", PER_PARSER * scale(), &mut m, |line| {
+        if k % 97 == 0 {
+            state = Uhp::new();
+            let _ = state.handle("newgame Base+MLP");
+        }
+        k += 1;
+        fuzz::check_uhp_line(&mut state, line);
+    });
+}

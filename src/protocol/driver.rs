@@ -153,6 +153,9 @@ impl std::fmt::Display for InputError {
 
 /// A text protocol over the driver.
 pub trait Protocol {
+    /// Writes what the engine says before any command (UHP's `id` line); nothing by default.
+    fn greet(&mut self, _out: &Output) {}
+
     /// How the command whose first word is `cmd` treats a running job.
     fn disposition(&self, cmd: &str) -> Disposition;
 
@@ -276,6 +279,7 @@ where
     W: Write + Send + 'static,
 {
     let out = Output::new(output);
+    protocol.greet(&out);
     let (tx, rx) = mpsc::channel();
     let _reader = std::thread::Builder::new()
         .name("protocol input".into())
