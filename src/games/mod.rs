@@ -6,7 +6,10 @@
 //! To add a game: write its module and add one line to the [`registry!`] call below (see
 //! docs/adding-a-game.md).
 
-use crate::core::{perft, split_variant, Coord, Error, Evaluator, PerftConvention, Viewable};
+use crate::core::{
+    perft_within, split_variant, Coord, Error, Evaluator, PerftConvention, PerftLimit, Unbounded,
+    Viewable,
+};
 
 /// What the registry needs beyond [`Game`](crate::core::Game) and its view: the game's catalogue
 /// entry, how to make a game from its id (variants included), and its evaluators.
@@ -32,9 +35,15 @@ pub trait Playable: Viewable + Sized {
         PerftConvention::FinishedCountsOne
     }
 
-    /// Perft from this position with the game's convention; games with a faster one override it.
+    /// Perft from this position with the game's convention.
     fn perft(&self, depth: u32) -> u64 {
-        perft(self, depth, Self::perft_convention())
+        self.perft_within(depth, &mut Unbounded).unwrap_or_default()
+    }
+
+    /// Perft within a budget (a stop flag, a deadline, a number of leaves): `None` when the budget
+    /// ran out first. Games with a faster perft override it.
+    fn perft_within<L: PerftLimit>(&self, depth: u32, budget: &mut L) -> Option<u64> {
+        perft_within(self, depth, Self::perft_convention(), budget)
     }
 
     /// The variant editor's click: the id of the variant `id` changed at cell `at` of its start

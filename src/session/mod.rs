@@ -4,7 +4,9 @@
 
 pub mod threes_bench;
 
-use crate::core::{view_of, BoardView, Coord, Error, Evaluator, Outcome, Rng, Turn, ValueText};
+use crate::core::{
+    view_of, BoardView, Coord, Error, Evaluator, Outcome, PerftBudget, Rng, Turn, ValueText,
+};
 use crate::games::{with_game, GameInfo, GameVisitor, Playable};
 use crate::search::{search, Hooks, SearchConfig};
 use crate::tree::{Stats, TreeDocument};
@@ -101,6 +103,8 @@ pub trait AnySession: Send {
     fn search(&self, cfg: &SearchConfig, hooks: Hooks<'_>) -> Result<SearchReport, Error>;
     /// Perft from the current position with the game's convention.
     fn perft(&self, depth: u32) -> u64;
+    /// Perft within a budget (stop flag, deadline, leaves): `None` when the budget ran out first.
+    fn perft_within(&self, depth: u32, budget: &mut PerftBudget<'_>) -> Option<u64>;
     /// The names of the evaluators on offer, the default first.
     fn evaluators(&self) -> Vec<String>;
 }
@@ -317,6 +321,10 @@ impl<G: Playable> AnySession for Match<G> {
 
     fn perft(&self, depth: u32) -> u64 {
         self.pos.perft(depth)
+    }
+
+    fn perft_within(&self, depth: u32, budget: &mut PerftBudget<'_>) -> Option<u64> {
+        self.pos.perft_within(depth, budget)
     }
 
     fn evaluators(&self) -> Vec<String> {
