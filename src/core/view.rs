@@ -366,6 +366,10 @@ pub struct BoardView {
     /// Labels along the edges, for square boards.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub labels: Option<Labels>,
+    /// Each player's colour (CSS), for games whose pieces have colours of their own (Connect
+    /// Four's red and yellow); empty: the renderer's colours for the look.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub colours: Vec<&'static str>,
     /// The player to move, if a player is to move.
     pub to_move: Option<PlayerId>,
     /// The cells: every cell of a square board, row by row from the top-left; on a hex board the
@@ -394,6 +398,7 @@ impl BoardView {
             geometry,
             style,
             labels: None,
+            colours: Vec::new(),
             to_move: None,
             cells: Vec::new(),
             hands: Vec::new(),
