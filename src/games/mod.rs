@@ -123,6 +123,7 @@ registry! {
     ataxx::Ataxx,
     hive::Hive,
     threes::Threes,
+    connect4::Connect4,
 }
 
 /// Every id the registry offers by name (default and named variants), for error messages.
