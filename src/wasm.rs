@@ -7,7 +7,7 @@
 
 use crate::games::{new_session, AnySession, CATALOGUE};
 use crate::search::{Hooks, Progress, SearchConfig};
-use crate::tree::TreeDocument;
+use crate::tree::Tree;
 use serde::Serialize;
 use std::sync::Once;
 use wasm_bindgen::prelude::*;
@@ -229,7 +229,7 @@ impl Engine {
                 let _ = f.call1(&JsValue::NULL, &v);
             }
         };
-        let mut each_iteration = |doc: &TreeDocument| {
+        let mut each_iteration = |doc: &Tree| {
             if let (Some(f), Ok(v)) = (iteration.as_ref(), to_js(doc)) {
                 let _ = f.call1(&JsValue::NULL, &v);
             }

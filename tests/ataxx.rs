@@ -499,7 +499,7 @@ fn a_recorded_tree_validates_and_names_the_terms() {
         Hooks::default(),
     )
     .unwrap();
-    let doc = r.tree.expect("a tree");
+    let doc = r.tree.expect("a tree").to_document();
     assert_eq!(doc.game, "ataxx-0400");
     let v: serde_json::Value = serde_json::from_str(&doc.to_json()).unwrap();
     let errors: Vec<String> = validator.iter_errors(&v).map(|e| e.to_string()).collect();

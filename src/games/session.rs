@@ -4,7 +4,7 @@
 use super::Playable;
 use crate::core::{Error, Outcome, Rng, Turn};
 use crate::search::{search, Hooks, SearchConfig};
-use crate::tree::{Stats, TreeDocument};
+use crate::tree::{Stats, Tree};
 use serde::Serialize;
 
 /// A legal move in text form.
@@ -50,7 +50,7 @@ pub struct SearchReport {
     pub stats: Stats,
     /// The recorded tree, when asked for.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub tree: Option<TreeDocument>,
+    pub tree: Option<Tree>,
 }
 
 /// A game in progress, whatever the game.

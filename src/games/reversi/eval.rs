@@ -209,6 +209,10 @@ fn discs<G: Geometry, S: TermSink>(b: &Board<G>, perspective: PlayerId, sink: &m
 }
 
 impl Evaluator<Reversi> for ReversiEval {
+    fn prescore_is_evaluation(&self) -> bool {
+        true
+    }
+
     fn name(&self) -> &'static str {
         match self {
             ReversiEval::Discs => "discs",
