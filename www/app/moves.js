@@ -1,0 +1,103 @@
+// The moves around the board: buttons for moves without a cell (pass, swipes, games drawn as
+// text), the list of moves played (and taken back), and the text box with the position, the game
+// record and a move to type.
+import { state, thinking, humanToMove, humanPlay, setPosition, replayRecord, goToPly } from './flow.js';
+import { moveCells } from './board.js';
+import { sayingError, onlyPass } from './status.js';
+import { showPlyTree } from './tree-panel.js';
+
+const $ = (id) => document.getElementById(id);
+const el = {
+  moveButtons: $('move-buttons'),
+  moveList: $('move-list'),
+  positionText: $('position-text'),
+  recordText: $('record-text'),
+  loadRecord: $('load-record'),
+  setPosition: $('set-position'),
+  moveInput: $('move-input'),
+  playMove: $('play-move'),
+};
+
+/** Draws the move buttons, the move list and the text boxes for the state. */
+export function renderMoves() {
+  // Moves that have no cell (pass, swipes, games without a board adapter).
+  // At a chance turn the buttons stay (disabled by updateControls), so that the controls do not
+  // jump between a swipe and its deal.
+  const cellMoves = new Set(moveCells().map((c) => c.move));
+  if (state.to_move !== 'chance') {
+    const must = !!onlyPass() && humanToMove();
+    el.moveButtons.replaceChildren();
+    for (const m of state.legal) {
+      if (cellMoves.has(m.move)) continue;
+      const b = document.createElement('button');
+      b.textContent = m.move === 'pass' ? 'Pass' : m.move === '0000' ? 'Pass (0000)' : m.move;
+      b.dataset.move = m.move;
+      b.disabled = !humanToMove() || !!thinking;
+      // Passing is all the player can do: the button says so.
+      if (must) {
+        b.classList.add('must');
+        b.title = 'You have no move: pass';
+      }
+      b.addEventListener('click', () => humanPlay(m.move));
+      el.moveButtons.append(b);
+    }
+  }
+
+  // Move list: a click (or Enter) on a move shows the position after it.
+  el.moveList.replaceChildren();
+  const addMove = (text, n, cls) => {
+    const li = document.createElement('li');
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.className = 'ply';
+    b.dataset.ply = String(n);
+    b.title = `Show the position after move ${n}`;
+    const num = document.createElement('span');
+    num.className = 'n';
+    num.textContent = `${n}.`;
+    b.append(num, document.createTextNode(text));
+    li.append(b);
+    if (cls) li.className = cls;
+    el.moveList.append(li);
+  };
+  state.history.forEach((m, k) => addMove(m, k + 1, k === state.history.length - 1 ? 'last' : ''));
+  state.redo.forEach((m, k) => addMove(m, state.history.length + k + 1, 'redo'));
+  el.moveList.scrollTop = el.moveList.scrollHeight;
+
+  if (document.activeElement !== el.positionText) el.positionText.value = state.position;
+  // Moves may contain spaces (Threes' deals): such records are written with commas.
+  const sep = state.history.some((m) => /\s/.test(m)) ? ', ' : ' ';
+  if (document.activeElement !== el.recordText) el.recordText.value = state.history.join(sep);
+}
+
+el.moveList.addEventListener('click', (ev) => {
+  const b = ev.target instanceof Element ? ev.target.closest('button.ply') : null;
+  if (!b) return;
+  const n = Number(b.dataset.ply);
+  // The position after the move, and the tree of the search that chose it (when an AI did).
+  goToPly(n).then(() => showPlyTree(n));
+});
+
+el.setPosition.addEventListener('click', async () => {
+  const ok = await setPosition(el.positionText.value.trim());
+  // Refused: the game is unchanged, show its position again.
+  if (!ok && state) el.positionText.value = state.position;
+});
+
+/** Replays a pasted game record from the start position (or the position last set). */
+el.loadRecord.addEventListener('click', async () => {
+  const text = el.recordText.value.trim();
+  const moves = text ? (text.includes(',') ? text.split(',') : text.split(/\s+/)).map((m) => m.trim()).filter(Boolean) : [];
+  const ok = await replayRecord(moves);
+  if (!ok && state) el.recordText.value = state.history.join(' ');
+});
+
+el.playMove.addEventListener('click', () => {
+  const text = el.moveInput.value.trim();
+  if (text) humanPlay(text).then(() => {
+    if (!sayingError()) el.moveInput.value = '';
+  });
+});
+el.moveInput.addEventListener('keydown', (ev) => {
+  if (ev.key === 'Enter') el.playMove.click();
+});
