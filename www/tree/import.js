@@ -4,7 +4,9 @@
 // Formats: the native `plyscope-tree`, JavaScript InfoVis Toolkit (JIT) tree JSON and its graph form,
 // d3 hierarchy ("flare"), react-d3-tree (`attributes`) and MCTS dumps (N/Q/P or visits/value/prior).
 //
-// Every walk is iterative, so a very deep chain cannot overflow the call stack.
+// Every walk is iterative (walk.js), so a very deep chain cannot overflow the call stack.
+
+import { eachBefore, eachAfter, find } from './walk.js';
 
 /** Node kinds of the model; `node` is a foreign node whose role is unknown. */
 export const KINDS = ['max', 'min', 'chance', 'leaf', 'terminal', 'pruned', 'truncated', 'node'];
@@ -416,17 +418,13 @@ function checkIds(root) {
     for (let m = n; m.parent; m = m.parent) steps.push(`.children[${m.parent.children.indexOf(m)}]`);
     return `$.root${steps.reverse().join('')}`;
   };
-  const stack = [root];
-  while (stack.length) {
-    const n = stack.pop();
-    if (n.id !== null) {
-      const key = String(n.id);
-      const other = seen.get(key);
-      if (other !== undefined) throw new TreeFormatError(`${pathOf(n)}.id`, `a unique id (${key} is also used at ${pathOf(other)})`);
-      seen.set(key, n);
-    }
-    for (let k = n.children.length - 1; k >= 0; k--) stack.push(n.children[k]);
-  }
+  eachBefore(root, (n) => {
+    if (n.id === null) return;
+    const key = String(n.id);
+    const other = seen.get(key);
+    if (other !== undefined) throw new TreeFormatError(`${pathOf(n)}.id`, `a unique id (${key} is also used at ${pathOf(other)})`);
+    seen.set(key, n);
+  });
 }
 
 function convertNative(doc) {
@@ -473,18 +471,14 @@ function kindFromWord(v) {
 
 /** Gives foreign nodes with unknown kinds a kind: leaf without children, else max/min by depth. */
 function inferKinds(root, alternate) {
-  const stack = [root];
-  while (stack.length) {
-    const n = stack.pop();
-    if (n.kind === null) {
-      if (n.children.length === 0) n.kind = 'leaf';
-      else if (alternate) {
-        n.kind = n.depth % 2 === 0 ? 'max' : 'min';
-        n.inferred = true;
-      } else n.kind = 'node';
-    }
-    for (const c of n.children) stack.push(c);
-  }
+  eachBefore(root, (n) => {
+    if (n.kind !== null) return;
+    if (n.children.length === 0) n.kind = 'leaf';
+    else if (alternate) {
+      n.kind = n.depth % 2 === 0 ? 'max' : 'min';
+      n.inferred = true;
+    } else n.kind = 'node';
+  });
 }
 
 function jitNode(o, path) {
@@ -673,13 +667,7 @@ function convertMcts(doc) {
   const { root, count } = buildTree(doc, '$', mctsNode, (o) => o.children || null);
   inferKinds(root, false);
   // The principal line of MCTS: the most visited child, from the root down (unless marked).
-  let hasBest = false;
-  const stack = [root];
-  while (stack.length) {
-    const n = stack.pop();
-    if (n.best && n !== root) hasBest = true;
-    for (const c of n.children) stack.push(c);
-  }
+  const hasBest = find(root, (n) => n.best && n !== root) !== null;
   if (!hasBest) {
     let n = root;
     n.best = true;
@@ -718,12 +706,7 @@ export function detectFormat(doc) {
  * is its max/min parent's value. Returns whether a line was marked.
  */
 function inferBestLine(root) {
-  const stack = [root];
-  while (stack.length) {
-    const n = stack.pop();
-    if (n.best) return false;
-    for (const c of n.children) stack.push(c);
-  }
+  if (find(root, (n) => n.best)) return false;
   let n = root;
   if (n.value === null || (n.kind !== 'max' && n.kind !== 'min')) return false;
   n.best = true;
@@ -739,19 +722,11 @@ function inferBestLine(root) {
 
 /** Computes subtree sizes, bottom-up, iteratively. */
 function computeSizes(root) {
-  const order = [];
-  const stack = [root];
-  while (stack.length) {
-    const n = stack.pop();
-    order.push(n);
-    for (const c of n.children) stack.push(c);
-  }
-  for (let k = order.length - 1; k >= 0; k--) {
-    const n = order[k];
+  eachAfter(root, (n) => {
     let s = 1;
     for (const c of n.children) s += c.size;
     n.size = s;
-  }
+  });
 }
 
 /**
@@ -844,20 +819,17 @@ export function toDocument(model) {
     if (n.extra) o.data = Object.fromEntries(n.extra);
     return o;
   };
-  // Iterative copy.
-  // Foreign ids may be strings or missing: number the nodes afresh, depth first.
+  // Foreign ids may be strings or missing: number the nodes afresh, depth first (pre-order).
   const renumber = model.format !== 'plyscope-tree';
   let nextId = 0;
-  const rootOut = out(model.root);
-  const stack = [[model.root, rootOut]];
-  while (stack.length) {
-    const [n, o] = stack.pop();
+  const outs = [];
+  eachBefore(model.root, (n, i, p) => {
+    const o = out(n);
     if (renumber || typeof o.id !== 'number') o.id = nextId++;
-    if (n.children.length) {
-      o.children = n.children.map(out);
-      for (let k = n.children.length - 1; k >= 0; k--) stack.push([n.children[k], o.children[k]]);
-    }
-  }
+    outs.push(o);
+    if (p >= 0) (outs[p].children ||= []).push(o);
+  });
+  const rootOut = outs[0];
   const doc = {
     format: 'plyscope-tree',
     version: 1,
@@ -1015,18 +987,10 @@ export function toWire(model) {
   // nodes it costs seconds).
   const order = [];
   const parents = [];
-  const stack = [model.root];
-  const pstack = [-1];
-  while (stack.length) {
-    const n = stack.pop();
-    const i = order.length;
+  eachBefore(model.root, (n, i, p) => {
     order.push(n);
-    parents.push(pstack.pop());
-    for (let k = n.children.length - 1; k >= 0; k--) {
-      stack.push(n.children[k]);
-      pstack.push(i);
-    }
-  }
+    parents.push(p);
+  });
   const count = order.length;
   const parent = Int32Array.from(parents);
   const kind = new Uint8Array(count);
