@@ -232,3 +232,19 @@ export function subtreeDocument(model, node) {
   doc.subtree = { path: movePath(node), of_root_position: model.meta.root_position ?? null, node_id: node.id };
   return doc;
 }
+
+/**
+ * How many nodes of each sort a tree holds: `boxes` (every node of the document), `positions` (nodes
+ * standing for one position: not pruned or unrecorded stand-ins, the root included), `cutoffs` (pruned
+ * stand-ins, one per cut-off), `unrecorded` (truncated stand-ins).
+ */
+export function treeCounts(root) {
+  const c = { boxes: 0, positions: 0, cutoffs: 0, unrecorded: 0 };
+  eachBefore(root, (n) => {
+    c.boxes++;
+    if (n.kind === 'pruned') c.cutoffs++;
+    else if (n.kind === 'truncated') c.unrecorded++;
+    else c.positions++;
+  });
+  return c;
+}

@@ -2,7 +2,7 @@
 //
 // Methods of the Explorer (explorer.js), which holds the state they share.
 
-import { NODE_W, NODE_H, ANIM_MS, MIN_K, MAX_K } from './constants.js';
+import { NODE_W, NODE_H, ANIM_MS, MIN_K, MAX_K, FIT_MIN_K } from './constants.js';
 import { prefersReducedMotion } from './dom.js';
 
 /** Pan, zoom, fit and centring. */
@@ -20,8 +20,15 @@ export const cameraMethods = {
     this.invalidate();
   },
 
-  fit(animate) {
-    if (this.afterLayout(() => this.fit(animate))) return;
+  /**
+   * Fits the shown nodes in the view, but never below `minK` (labels stop being drawn at 0.54; at
+   * READABLE_K they read at about 11 px): a tree taller than that is shown from its left edge,
+   * centred on the root, to be panned. The least zoom asked for is kept for later fits (a resize,
+   * a live update) until another is asked for.
+   */
+  fit(animate, minK = this.fitMinK ?? FIT_MIN_K) {
+    this.fitMinK = minK;
+    if (this.afterLayout(() => this.fit(animate, minK))) return;
     if (!this.model || !this.bounds) return;
     const b = this.bounds;
     const pad = 24;
@@ -30,7 +37,7 @@ export const cameraMethods = {
     const bh = b.y1 - b.y0;
     const avail = this.h - pad - padBottom;
     let k = Math.min(1.1, (this.w - 2 * pad) / bw, avail / bh);
-    k = Math.max(k, 0.6); // below this labels are not drawn: centre on the root instead
+    k = Math.max(k, minK); // below this labels are too small: centre on the root instead
     if (!Number.isFinite(k) || k <= 0) k = 1;
     const fitsV = bh * k <= avail;
     const x = b.x0 - pad / k;

@@ -14,6 +14,10 @@ export const SYNC_LAYOUT_MAX = 2000;
 export const POST_PART = 1 << 23; // characters per message when a long text is sent to the parse worker
 export const MIN_K = 0.03;
 export const MAX_K = 4;
+// The least zoom a fit goes to (labels are drawn from 0.54 up).
+export const FIT_MIN_K = 0.6;
+// The least zoom at which node labels read comfortably (12.5 px text at about 11 px).
+export const READABLE_K = 0.88;
 
 /** Fill, stroke and text colours by node kind. */
 export const COLORS = {

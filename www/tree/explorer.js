@@ -181,8 +181,8 @@ class Explorer {
     this.tooltip = el('div', { class: 'ps-tooltip', role: 'tooltip', 'data-testid': 'tree-tooltip', hidden: '' });
     this.legend = el('div', { class: 'ps-legend', 'aria-label': 'Legend' });
     this.empty = el('div', { class: 'ps-empty', text: 'Paste a tree below, open a file or drop one here.' });
-    this.info = el('div', { class: 'ps-info', 'data-testid': 'tree-info', 'aria-hidden': 'true' });
-    this.stage = el('div', { class: 'ps-stage', 'data-testid': 'tree-view' }, this.canvas, this.legend, this.info, this.tooltip, this.empty);
+    this.info = el('div', { class: 'ps-info', 'data-testid': 'tree-info' });
+    this.stage = el('div', { class: 'ps-stage', 'data-testid': 'tree-view' }, this.canvas, this.legend, this.tooltip, this.empty);
     this.status = el('div', { class: 'ps-status', id: `${id}-status`, 'aria-live': 'polite', 'data-testid': 'tree-status' });
     this.textarea = el('textarea', { class: 'ps-json', 'data-testid': 'tree-json', spellcheck: 'false', 'aria-label': 'Tree document (JSON)', placeholder: 'Paste a plyscope-tree, JIT, d3, react-d3-tree or MCTS JSON document here' });
     this.error = el('div', { class: 'ps-error', 'data-testid': 'tree-error', role: 'alert' });
@@ -202,7 +202,7 @@ class Explorer {
     this.editor.addEventListener('toggle', () => {
       if (this.editor.open && (this.pendingText !== null || this.pendingDoc)) this.fillTextarea();
     });
-    this.root = el('div', { class: 'ps-explorer' }, toolbar, findBar, crumbNav, this.stage, this.whyPanel, this.status, this.comparePanel, this.editor);
+    this.root = el('div', { class: 'ps-explorer' }, toolbar, findBar, el('div', { class: 'ps-pathbar' }, crumbNav, this.info), this.stage, this.whyPanel, this.status, this.comparePanel, this.editor);
     container.append(this.root);
     this.ctx = this.canvas.getContext('2d');
     this.pendingText = null;
@@ -380,7 +380,7 @@ class Explorer {
   setModel(model, text, doc, opts = {}) {
     // keepView (a live view updated every iteration): keep what is open, the focus and the camera,
     // matched by moves from the root.
-    const keep = opts.keepView && this.model ? { open: [...this.expanded].map((n) => movePath(n)), limits: [...this.limits].map(([n, v]) => [movePath(n), v]), focus: this.focus && !this.focus.more ? movePath(this.focus) : [], cam: { ...this.cam }, moved: this.userMoved } : null;
+    const keep = opts.keepView && this.model ? { open: [...this.expanded].map((n) => movePath(n)), limits: [...this.limits].map(([n, v]) => [movePath(n), v]), focus: this.focus && !this.focus.more ? movePath(this.focus) : [], cam: { ...this.cam }, moved: this.userMoved, fitMinK: this.fitMinK } : null;
     this.model = model;
     // A tree that may need the layout worker starts it now, so that the first large layout does
     // not wait for the worker's script to load.
@@ -433,6 +433,7 @@ class Explorer {
         if (movePath(n).length === p.length) this.limits.set(n, v);
       }
       this.focus = this.follow(keep.focus);
+      this.fitMinK = keep.fitMinK;
       this.relayout(false);
       this.userMoved = keep.moved;
       this.camTo = null;

@@ -106,3 +106,17 @@ export function ordinal(k) {
   const s = k % 100 >= 11 && k % 100 <= 13 ? 'th' : ['th', 'st', 'nd', 'rd'][k % 10] || 'th';
   return `${k}${s}`;
 }
+
+/** A count with its noun in the right number: "1 child", "3 children", "1 node", "2 nodes". */
+export function plural(k, one, many = `${one}s`) {
+  return `${typeof k === 'number' ? k.toLocaleString('en') : k} ${k === 1 ? one : many}`;
+}
+
+/** Whether two term breakdowns ({total, terms}) say the same thing (same total, same terms). */
+export function sameBreakdown(a, b) {
+  if (!a || !b || a.total !== b.total || a.terms.length !== b.terms.length) return false;
+  return a.terms.every((t, i) => {
+    const u = b.terms[i];
+    return t.name === u.name && t.raw === u.raw && t.weight === u.weight && t.value === u.value;
+  });
+}

@@ -5,8 +5,12 @@
 
 import { NODE_W, NODE_H, LEVEL_GAP, COLORS, PV_COLOR, BAND_GAP_PX, BAND_FILL, BAND_STROKE, BAND_TEXT, BAND_FONT, EDGE_LABEL_MIN_K, EDGE_LABEL_FONT, EDGE_LABEL_BG, CHANGED_COLOR, PICK_COLOR, MATCH_COLOR, FOCUS_COLOR, CUT_COLOR, LEGEND_ORDER, LEGEND_NAMES } from './constants.js';
 import { el, roundRect } from './dom.js';
-import { scoreText, boundedScore, percentShort, compactNumber, nodeName } from './format.js';
+import { scoreText, boundedScore, percentShort, compactNumber, nodeName, plural } from './format.js';
 import { eachBefore } from './walk.js';
+
+// Node labels: the largest font in which the text fits, before cutting it with an ellipsis.
+const LINE1_FONTS = ['600 12.5px system-ui, sans-serif', '600 11px system-ui, sans-serif', '600 10px system-ui, sans-serif'];
+const LINE2_FONTS = ['12px ui-monospace, SFMono-Regular, Menlo, monospace', '11px ui-monospace, SFMono-Regular, Menlo, monospace', '10px ui-monospace, SFMono-Regular, Menlo, monospace'];
 
 /** Drawing. */
 export const rendererMethods = {
@@ -214,8 +218,11 @@ export const rendererMethods = {
     ctx.textAlign = 'left';
     ctx.textBaseline = 'alphabetic';
     ctx.fillStyle = c.text;
-    ctx.font = '600 12.5px system-ui, sans-serif';
-    ctx.fillText(this.fitText(line1, NODE_W - 22 - (tag ? ctx.measureText(tag).width + 4 : 0), ctx.font), x + 10, y + 16);
+    ctx.font = '10px system-ui, sans-serif';
+    const tagW = tag ? ctx.measureText(tag).width + 4 : 0;
+    const l1 = this.fitLabel(line1, NODE_W - 22 - tagW, LINE1_FONTS);
+    ctx.font = l1.font;
+    ctx.fillText(l1.text, x + 10, y + 16);
     if (tag) {
       ctx.font = '10px system-ui, sans-serif';
       ctx.textAlign = 'right';
@@ -224,8 +231,9 @@ export const rendererMethods = {
       ctx.textAlign = 'left';
       ctx.fillStyle = c.text;
     }
-    ctx.font = '12px ui-monospace, SFMono-Regular, Menlo, monospace';
-    ctx.fillText(this.fitText(line2, NODE_W - 20, ctx.font), x + 10, y + 31);
+    const l2 = this.fitLabel(line2, NODE_W - 20, LINE2_FONTS);
+    ctx.font = l2.font;
+    ctx.fillText(l2.text, x + 10, y + 31);
   },
 
   /**
@@ -432,15 +440,37 @@ export const rendererMethods = {
     }
     if (n.kind === 'truncated') return [`${n.count ?? '?'} unrecorded`, 'node cap', ''];
     const label = nodeName(n);
-    let line2 = n.value !== null ? boundedScore(n.value, n.bound) : n.kind === 'node' ? `${n.children.length} children` : 'no value';
-    const d = this.diff ? this.diff.diff.get(n) : null;
-    if (d && d.valueChanged) line2 = `${line2} was ${d.other.value === null ? '?' : scoreText(d.other.value)}`;
+    let line2 = n.value !== null ? boundedScore(n.value, n.bound) : n.kind === 'node' ? plural(n.children.length, 'child', 'children') : 'no value';
     if (n.visits !== null) line2 = `${n.value === null ? '' : `Q ${compactNumber(n.value)} `}N ${compactNumber(n.visits)}`;
     let tag = '';
-    if (n.tt) tag = 'TT';
+    // The compared search's value goes top right, so that neither value is cut.
+    const d = this.diff ? this.diff.diff.get(n) : null;
+    if (d && d.valueChanged) tag = `was ${d.other.value === null ? '?' : scoreText(d.other.value)}`;
+    else if (n.tt) tag = 'TT';
     else if (n.kind === 'terminal') tag = 'end';
     else if (n.kind === 'chance') tag = 'chance';
     return [label, line2, tag];
+  },
+
+  /**
+   * The first of `fonts` (largest first) in which `text` fits `width`; when none does, the text cut
+   * with an ellipsis in the smallest. Returns { text, font }.
+   */
+  fitLabel(text, width, fonts) {
+    const ctx = this.ctx;
+    for (let i = 0; i < fonts.length - 1; i++) {
+      const key = `fits|${fonts[i]}|${width}|${text}`;
+      let fits = this.labelCache.get(key);
+      if (fits === undefined) {
+        ctx.font = fonts[i];
+        fits = ctx.measureText(text).width <= width;
+        this.labelCache.set(key, fits);
+      }
+      if (fits) return { text, font: fonts[i] };
+    }
+    const font = fonts[fonts.length - 1];
+    ctx.font = font;
+    return { text: this.fitText(text, width, font), font };
   },
 
   fitText(text, width, font) {

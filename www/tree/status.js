@@ -3,7 +3,7 @@
 // Methods of the Explorer (explorer.js), which holds the state they share.
 
 import { el } from './dom.js';
-import { boundedScore, percent, KIND_NAMES, nodeName } from './format.js';
+import { boundedScore, percent, KIND_NAMES, nodeName, plural } from './format.js';
 import { pathFromRoot } from './walk.js';
 
 /** Breadcrumb and status line. */
@@ -60,7 +60,7 @@ export const statusMethods = {
     if (n.visits !== null) parts.push(`${n.visits} visits`);
     if (n.prob !== null && n.visits === null) parts.push(`probability ${percent(n.prob)}`);
     parts.push(`depth ${n.depth}`);
-    if (n.children.length) parts.push(`${n.children.length} children, ${this.expanded.has(n) ? 'expanded' : 'collapsed'}`);
+    if (n.children.length) parts.push(`${plural(n.children.length, 'child', 'children')}, ${this.expanded.has(n) ? 'expanded' : 'collapsed'}`);
     if (n.best && this.isPv(n)) parts.push('on the best line');
     return parts.join(', ') + '.';
   },

@@ -5,7 +5,7 @@
 
 import { NODE_W } from './constants.js';
 import { el } from './dom.js';
-import { scoreText, boundedScore, windowText, plainNumber, percent, compactNumber, isMate, KIND_NAMES, nodeName, signed, ordinal } from './format.js';
+import { scoreText, boundedScore, windowText, plainNumber, percent, compactNumber, isMate, KIND_NAMES, nodeName, signed, ordinal, plural, sameBreakdown } from './format.js';
 import { descendants } from './walk.js';
 import { movePath } from './analysis.js';
 
@@ -80,7 +80,7 @@ export const tooltipMethods = {
         const add = (k, label, f = (v) => Number(v).toLocaleString('en')) => {
           if (s[k] !== undefined && s[k] !== null) statRows.push([label, f(s[k])]);
         };
-        add('nodes', 'nodes');
+        add('nodes', 'nodes searched', (v) => `${Number(v).toLocaleString('en')} (every iteration, the root not counted)`);
         add('leaves', 'leaves');
         add('time_ms', 'time', (v) => `${plainNumber(Number(v))} ms`);
         add('prune_events', 'prune events');
@@ -135,7 +135,7 @@ export const tooltipMethods = {
         if (sib.valueRank) row('among siblings', `${ordinal(sib.valueRank)} of ${sib.count} by value for ${n.parent.kind === 'max' ? 'max' : 'min'}${sib.gap ? `, ${sib.gap} behind the best` : ''}`);
         row('searched', `${ordinal(sib.searched)} of ${sib.total}${sib.preRank ? `; ${ordinal(sib.preRank)} by pre-score` : ''}`);
       }
-      if (n.children.length) row('children', `${n.children.length} (subtree ${n.size.toLocaleString('en')} nodes)`);
+      if (n.children.length) row('children', `${n.children.length} (subtree ${plural(n.size, 'node')})`);
       if (n.kind === 'chance' && n.children.length) {
         const outs = n.children.filter((c) => c.prob !== null);
         const sum = outs.reduce((a, c) => a + c.prob, 0);
@@ -158,12 +158,17 @@ export const tooltipMethods = {
       t.append(el('div', { class: 'ps-tt-sub', text: 'Data' }));
       this.appendRows(t, n.extra.slice(0, 40));
     }
-    if (n.prescore) this.appendBreakdown(t, n.prescore, n.kind === 'leaf' || n.kind === 'terminal' ? 'Pre-score (ordering)' : 'Pre-score breakdown (ordering)');
-    if (n.eval) this.appendBreakdown(t, n.eval, 'Evaluation breakdown');
+    // A leaf's pre-score is often its evaluation: one table then, saying it is both.
+    if (n.prescore && n.eval && sameBreakdown(n.prescore, n.eval)) this.appendBreakdown(t, n.eval, 'Evaluation breakdown (also its pre-score, for ordering)');
+    else {
+      if (n.prescore) this.appendBreakdown(t, n.prescore, n.kind === 'leaf' || n.kind === 'terminal' ? 'Pre-score (ordering)' : 'Pre-score breakdown (ordering)');
+      if (n.eval) this.appendBreakdown(t, n.eval, 'Evaluation breakdown');
+    }
     if (n.kind !== 'pruned' && n.kind !== 'truncated') t.append(el('div', { class: 'ps-tt-hint', text: this.picks.length === 1 && this.picks[0] !== n ? `Shift-click or W: compare with ${nodeName(this.picks[0])} (why A and not B)` : 'Shift-click or W: pick for “why A and not B”' }));
     // The page may add to the tooltip (a board preview of the node's position, say).
-    if (this.options.decorateTooltip) {
-      const moves = movePath(n);
+    // Only for a node that stands for one position: a pruned or unrecorded stand-in has no move.
+    const moves = movePath(n);
+    if (this.options.decorateTooltip && moves.every((m) => m !== null && m !== undefined)) {
       this.options.decorateTooltip(t, { node: n, moves, model: this.model });
     }
   },

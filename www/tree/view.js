@@ -4,12 +4,32 @@
 //
 // Methods of the Explorer (explorer.js), which holds the state they share.
 
-import { NODE_W, NODE_H, ROW_H, COUSIN_GAP, LEVEL_GAP, ANIM_MS, SYNC_LAYOUT_MAX } from './constants.js';
+import { NODE_W, NODE_H, ROW_H, COUSIN_GAP, LEVEL_GAP, ANIM_MS, READABLE_K, FIT_MIN_K, SYNC_LAYOUT_MAX } from './constants.js';
 import { prefersReducedMotion } from './dom.js';
+import { plural } from './format.js';
+import { treeCounts } from './analysis.js';
 import { tidyLayout } from './layout.js';
 
 /** Expansion, sibling order and layout. */
 export const viewMethods = {
+  /**
+   * What the tree holds, saying what each number counts: "258 positions · 86 cut-offs" (a cut-off
+   * box stands for the siblings pruned at once), or "344 nodes" for a tree without stand-ins. The
+   * search's own "nodes searched" (in its statistics) counts differently: every iteration of
+   * iterative deepening, and not the root; the tooltip says so.
+   */
+  countsText() {
+    const m = this.model;
+    if (!this.counts || this.counts.model !== m) this.counts = { model: m, ...treeCounts(m.root) };
+    const c = this.counts;
+    this.info.title = 'Positions: the nodes of this tree that stand for one position, the root included. A cut-off box stands for the siblings pruned at once; an unrecorded box for nodes past the node cap. The search’s “nodes searched” counts every iteration and not the root, so it can differ.';
+    if (!c.cutoffs && !c.unrecorded) return plural(m.count, 'node');
+    const parts = [plural(c.positions, 'position')];
+    if (c.cutoffs) parts.push(plural(c.cutoffs, 'cut-off'));
+    if (c.unrecorded) parts.push(`${plural(c.unrecorded, 'unrecorded box', 'unrecorded boxes')}`);
+    return parts.join(' · ');
+  },
+
   isPv(n) {
     for (let m = n; m; m = m.parent) if (!m.best) return false;
     return true;
@@ -17,6 +37,7 @@ export const viewMethods = {
 
   resetExpansion(animate) {
     if (!this.model) return;
+    this.fitMinK = FIT_MIN_K;
     this.expanded.clear();
     let n = this.model.root;
     for (let d = 0; n && d < this.initialDepth; d++) {
@@ -35,6 +56,7 @@ export const viewMethods = {
 
   collapseAll() {
     if (!this.model) return;
+    this.fitMinK = FIT_MIN_K;
     this.expanded.clear();
     this.expanded.add(this.model.root);
     this.limits.clear();
@@ -59,8 +81,10 @@ export const viewMethods = {
       for (const c of list) queue.push(c);
     }
     this.relayout(true);
-    this.fit(true);
+    // At a zoom where labels can be read; what does not fit is reached by panning.
+    this.fit(true, READABLE_K);
     this.updateFocusUi();
+    this.setStatus(`Expanded: ${plural(shown, 'node')} shown. Drag (or use the arrow keys) to move around, wheel or pinch to zoom, F to fit everything.`);
     return shown;
   },
 
@@ -179,7 +203,7 @@ export const viewMethods = {
       this.applyLayout(job, tidyLayout(parent, ROW_H, COUSIN_GAP));
       return;
     }
-    this.info.textContent = `${this.model.count.toLocaleString('en')} nodes · laying out ${items.length.toLocaleString('en')}…`;
+    this.info.textContent = `${this.countsText()} · laying out ${items.length.toLocaleString('en')}…`;
     worker.postMessage({ seq, parent, rowGap: ROW_H, cousinGap: COUSIN_GAP }, [parent.buffer]);
   },
 
@@ -276,7 +300,7 @@ export const viewMethods = {
       y1 = Math.max(y1, col[col.length - 1].y);
     }
     this.bounds = { x0: -NODE_W / 2, x1: (byDepth.length - 1) * LEVEL_GAP + NODE_W / 2, y0: y0 - NODE_H / 2, y1: y1 + NODE_H / 2 };
-    this.info.textContent = `${this.model.count.toLocaleString('en')} nodes · ${items.length.toLocaleString('en')} shown`;
+    this.info.textContent = `${this.countsText()} · ${items.length.toLocaleString('en')} shown`;
     if (animate && items.length < 20000) {
       this.anim = { start: tApply, dur: ANIM_MS };
     } else {
