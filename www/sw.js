@@ -43,6 +43,7 @@ const OPTIONAL = [
   './tree/find.js',
   './tree/why.js',
   './tree/compare.js',
+  './tree/details.js',
   './tree/index.html',
   './tree-format.schema.json',
   './examples/index.json',

@@ -21,6 +21,9 @@ export const compareMethods = {
       if (f) f.text().then((text) => this.compareWith(text, f.name));
       this.compareFile.value = '';
     });
+    // The comparisons that make sense, offered from what this explorer has shown: the previous
+    // iteration of a live search, and earlier searches of the same position.
+    this.compareChoices = el('div', { class: 'ps-compare-choices', 'data-testid': 'compare-choices' });
     this.compareSummary = el('div', { class: 'ps-compare-summary', 'data-testid': 'compare-summary', 'aria-live': 'polite' });
     this.compareError = el('div', { class: 'ps-error', 'data-testid': 'compare-error', role: 'alert' });
     this.comparePanel = el(
@@ -36,12 +39,14 @@ export const compareMethods = {
         el('button', { type: 'button', text: 'Clear', 'data-testid': 'compare-clear', onclick: () => this.clearCompare() }),
         el('span', { class: 'ps-hint', text: 'Nodes are matched by their moves from the root.' }),
       ),
-      this.compareSummary,
       this.compareError,
+      this.compareChoices,
+      this.compareSummary,
     );
   },
 
   openCompare() {
+    this.renderCompareChoices();
     this.comparePanel.hidden = false;
     this.compareText.focus();
     if (this.comparePanel.scrollIntoView) this.comparePanel.scrollIntoView({ block: 'nearest' });
@@ -63,6 +68,16 @@ export const compareMethods = {
       this.compareError.hidden = false;
       this.setStatus(`Compare: ${result.error.message}.`);
       return { ok: false, error: result.error };
+    }
+    const differs = this.model ? positionsDiffer(this.model, result.model) : null;
+    if (differs) {
+      const message = `Cannot compare: ${differs}. Nodes are matched by their moves from the root, so both searches must start from the same position. Compare with an earlier search of this position or the previous iteration instead`;
+      this.comparePanel.hidden = false;
+      this.compareError.textContent = `${message}. The comparison is unchanged.`;
+      this.compareError.hidden = false;
+      this.renderCompareChoices();
+      this.setStatus(`${message}.`);
+      return { ok: false, error: { kind: 'position', message } };
     }
     this.compareError.textContent = '';
     this.comparePanel.hidden = false;
@@ -104,4 +119,104 @@ export const compareMethods = {
     const text = `From ${this.other.name} to this search: ${parts.join('; ')}.`;
     return { text, bestThere: rb.there, bestHere: rb.here, valueChanged: d.valueChanged, bestChanged: d.bestChanged, matched: d.matched, onlyHere: d.onlyHere, onlyThere: d.onlyThere };
   },
+
+  /**
+   * Remembers a shown document for later comparisons: `live` marks an update of a search still
+   * running (its previous state is the previous iteration). Large trees are not kept.
+   */
+  rememberShown(model, live) {
+    if (!model || model.count > KEEP_MAX_NODES) return;
+    const entry = { model, name: searchName(model), live, key: positionKey(model), depth: depthOf(model) };
+    const top = this.shownHistory[0];
+    // A live update of the same search goes deeper than the one before (a new search starts again
+    // from depth 1): the one before is its previous iteration.
+    if (live && top && top.live && top.key === entry.key && entry.depth !== null && top.depth !== null && entry.depth > top.depth) {
+      this.previousIteration = top;
+      this.shownHistory[0] = entry;
+    } else if (live && top && top.live && top.key === entry.key && entry.depth === top.depth) {
+      this.shownHistory[0] = entry; // the same iteration, finished
+    } else {
+      if (!live) this.previousIteration = null;
+      this.shownHistory.unshift(entry);
+      this.shownHistory.length = Math.min(this.shownHistory.length, KEEP_SEARCHES);
+    }
+  },
+
+  /** The comparisons that make sense for the shown tree: [{ label, model, name }]. */
+  comparisonChoices() {
+    if (!this.model) return [];
+    const key = positionKey(this.model);
+    const out = [];
+    if (this.previousIteration && this.previousIteration.key === key && this.previousIteration.model !== this.model) {
+      out.push({ label: `Previous iteration (${this.previousIteration.name})`, model: this.previousIteration.model, name: `the previous iteration (${this.previousIteration.name})` });
+    }
+    if (key !== null) {
+      for (const e of this.shownHistory) {
+        if (e.model === this.model || e.key !== key || (this.previousIteration && e.model === this.previousIteration.model)) continue;
+        // The same document shown again (reloaded) is no comparison.
+        if (e.name === searchName(this.model) && e.model.count === this.model.count && e.model.root.value === this.model.root.value) continue;
+        out.push({ label: `Earlier search of this position (${e.name})`, model: e.model, name: `an earlier search of this position (${e.name})` });
+      }
+    }
+    return out;
+  },
+
+  renderCompareChoices() {
+    const choices = this.comparisonChoices();
+    this.compareChoices.replaceChildren();
+    if (!choices.length) return;
+    this.compareChoices.append(el('span', { class: 'ps-hint', text: 'Compare with: ' }));
+    for (const c of choices) {
+      this.compareChoices.append(
+        el('button', {
+          type: 'button',
+          text: c.label,
+          'data-testid': 'compare-choice',
+          onclick: () => {
+            this.compareError.textContent = '';
+            this.other = { model: c.model, name: c.name };
+            this.recomputeDiff();
+          },
+        }),
+      );
+    }
+  },
 };
+
+// Searches kept for "compare with an earlier search" (their trees stay in memory), and the largest.
+const KEEP_SEARCHES = 4;
+const KEEP_MAX_NODES = 300000;
+
+/** The position a document searched, as a key ("game|root position"), or null when it does not say. */
+function positionKey(model) {
+  const m = model.meta || {};
+  if (m.root_position === undefined || m.root_position === null) return null;
+  return `${m.game ?? ''}|${m.root_position}`;
+}
+
+/** Why two documents cannot be compared (different games or root positions), or null. */
+export function positionsDiffer(a, b) {
+  const ma = a.meta || {};
+  const mb = b.meta || {};
+  if (ma.game && mb.game && ma.game !== mb.game) return `this search is of ${ma.game}, the other of ${mb.game}`;
+  if (ma.root_position && mb.root_position && ma.root_position !== mb.root_position) return `they start from different positions (this one “${ma.root_position}”, the other “${mb.root_position}”)`;
+  return null;
+}
+
+/** The depth a search reached, as its document says, or null. */
+function depthOf(model) {
+  const settings = Object.fromEntries(model.settings || []);
+  const d = model.stats && model.stats.depth_reached !== undefined ? model.stats.depth_reached : settings.depth;
+  return Number.isFinite(Number(d)) ? Number(d) : null;
+}
+
+/** A short name for a search: its algorithm and depth, as its document says. */
+function searchName(model) {
+  const m = model.meta || {};
+  const settings = Object.fromEntries(model.settings || []);
+  const depth = model.stats && model.stats.depth_reached !== undefined ? model.stats.depth_reached : settings.depth;
+  const parts = [m.algorithm || model.formatName || 'search'];
+  if (depth !== undefined && depth !== null) parts.push(`depth ${depth}`);
+  if (model.stats && Number.isFinite(Number(model.stats.nodes))) parts.push(`${Number(model.stats.nodes).toLocaleString('en')} nodes`);
+  return parts.join(', ');
+}

@@ -15,13 +15,16 @@
 //   editorOpen: false to fold the JSON panel         onLoad(model): after a document is shown
 //   onFocus({ node, moves, id }): the focused node and the moves from the root to it
 //   decorateTooltip(element, { node, moves, model }): append more to a node's tooltip (board preview)
+//   onAnalyse({ game, rootPosition, moves, nodeId }): "Analyse from here" on a node (also a
+//     `ps-analyse` event on the explorer's element); without it the button is not shown
 //
 // Everything taken from a document is drawn with fillText or set with textContent: never as HTML.
 //
 // The explorer is split by job; each module adds the methods of one job to the Explorer below, which
 // holds the state they share (the model, what is expanded, the shown items, the camera, the focus):
 //   view.js (expansion, order, layout)  camera.js  renderer.js  input.js  tooltip.js  status.js
-//   find.js  why.js  compare.js          and the shared tree walk in walk.js.
+//   find.js  why.js  compare.js  details.js (the selected node: touch's way in)
+// and the shared tree walk in walk.js.
 
 import { SYNC_LAYOUT_MAX, WORKER_THRESHOLD, POST_PART, COLORS } from './constants.js';
 import { el, addCss, yieldToFrame, saveBlob } from './dom.js';
@@ -37,7 +40,8 @@ import { tooltipMethods } from './tooltip.js';
 import { statusMethods } from './status.js';
 import { findMethods } from './find.js';
 import { whyMethods } from './why.js';
-import { compareMethods } from './compare.js';
+import { compareMethods, positionsDiffer } from './compare.js';
+import { detailsMethods } from './details.js';
 
 /** The folder of the bundled example documents (www/examples/), wherever the page is. */
 export const EXAMPLES_URL = new URL('../examples/', import.meta.url).href;
@@ -54,6 +58,21 @@ export function mountExplorer(container, options = {}) {
     current: () => x.currentDocument(),
     model: () => x.model,
     focus: (id) => x.focusById(id),
+    /** Selects a node (by id) and shows its details panel, as a tap does; false when there is none. */
+    select: (id) => {
+      const n = x.model ? findById(x.model.root, id) : null;
+      if (n) {
+        x.revealPath(n);
+        x.relayout(false);
+        x.select(n);
+      }
+      return !!n;
+    },
+    /** "Analyse from here" on a node (by id): what it hands to options.onAnalyse, or null. */
+    analyse: (id) => {
+      const n = x.model ? findById(x.model.root, id) : null;
+      return n ? x.analyseFrom(n) : null;
+    },
     expandAll: (maxNodes) => x.expandAll(maxNodes),
     collapseAll: () => x.collapseAll(),
     showBestLine: () => x.resetExpansion(true),
@@ -116,6 +135,8 @@ class Explorer {
     this.loadSeq = 0;
     this.picks = []; // "why A and not B": up to two nodes
     this.other = null; // the search compared with: { model, name }
+    this.shownHistory = []; // documents shown before, for "compare with an earlier search" (compare.js)
+    this.previousIteration = null;
     this.diff = null; // diffTrees(shown root, other root)
     this.findState = null; // { key, hits, index: Map(node -> position), at }
     this.timings = { parseMs: null, layoutMs: null, drawMs: null, loadMs: null };
@@ -149,6 +170,7 @@ class Explorer {
     const findBar = this.buildFindBar();
     this.buildWhyPanel();
     this.buildComparePanel();
+    this.buildDetailsPanel();
     const toolbar = el(
       'div',
       { class: 'ps-toolbar', role: 'toolbar', 'aria-label': 'Tree view controls' },
@@ -202,7 +224,7 @@ class Explorer {
     this.editor.addEventListener('toggle', () => {
       if (this.editor.open && (this.pendingText !== null || this.pendingDoc)) this.fillTextarea();
     });
-    this.root = el('div', { class: 'ps-explorer' }, toolbar, findBar, el('div', { class: 'ps-pathbar' }, crumbNav, this.info), this.stage, this.whyPanel, this.status, this.comparePanel, this.editor);
+    this.root = el('div', { class: 'ps-explorer' }, toolbar, findBar, el('div', { class: 'ps-pathbar' }, crumbNav, this.info), this.stage, this.detailsPanel, this.whyPanel, this.status, this.comparePanel, this.editor);
     container.append(this.root);
     this.ctx = this.canvas.getContext('2d');
     this.pendingText = null;
@@ -411,9 +433,19 @@ class Explorer {
     this.findCount.textContent = '';
     // Picks survive a live update when their moves still lead somewhere; a new document drops them.
     const pickPaths = keep ? this.picks.map((n) => movePath(n)) : [];
+    const selectedPath = keep && this.selected ? movePath(this.selected) : null;
+    this.selected = null;
     this.picks = [];
     this.diff = null;
+    this.rememberShown(model, !!opts.keepView);
+    // A comparison carries over to a new search of the same position only.
+    if (this.other && positionsDiffer(model, this.other.model)) {
+      this.clearCompare();
+      this.compareError.textContent = 'The comparison was cleared: the new search starts from another position.';
+      this.compareError.hidden = false;
+    }
     if (this.other) this.recomputeDiff();
+    if (!this.comparePanel.hidden) this.renderCompareChoices();
     this.buildLegend();
     this.resetExpansion(false);
     this.focus = model.root;
@@ -434,6 +466,10 @@ class Explorer {
       }
       this.focus = this.follow(keep.focus);
       this.fitMinK = keep.fitMinK;
+      if (selectedPath) {
+        const n = this.follow(selectedPath);
+        if (movePath(n).length === selectedPath.length) this.selected = n;
+      }
       this.relayout(false);
       this.userMoved = keep.moved;
       this.camTo = null;
@@ -444,6 +480,7 @@ class Explorer {
       this.userMoved = false;
       this.fit(false);
     }
+    this.renderDetails();
     this.updateFocusUi();
     if (this.options.onLoad) this.options.onLoad(model);
   }
@@ -533,4 +570,4 @@ class Explorer {
   }
 }
 
-Object.assign(Explorer.prototype, viewMethods, cameraMethods, rendererMethods, inputMethods, tooltipMethods, statusMethods, findMethods, whyMethods, compareMethods);
+Object.assign(Explorer.prototype, viewMethods, cameraMethods, rendererMethods, inputMethods, tooltipMethods, statusMethods, findMethods, whyMethods, compareMethods, detailsMethods);

@@ -115,6 +115,10 @@ export const inputMethods = {
         this.focus = it.node;
         this.updateFocusUi();
         this.pick(it.node);
+      } else if (it && e.pointerType === 'touch' && !it.more && !this.onHandle(it, sx)) {
+        // Touch has no hover and no shift: a tap selects the node and shows its details (the
+        // breakdown, and buttons for "why A and not B", compare, analyse); the ± handle toggles.
+        this.select(it.node);
       } else if (it) this.activate(it, true);
     };
     c.addEventListener('pointerup', end);
@@ -146,6 +150,13 @@ export const inputMethods = {
       },
       { passive: false },
     );
+  },
+
+  /** Whether screen x `sx` is on the item's expand handle (its right end, generously for fingers). */
+  onHandle(it, sx) {
+    if (!it.hasKids) return false;
+    const wx = this.cam.x + sx / this.cam.k;
+    return wx >= it.x + NODE_W / 2 - Math.max(22, 14 / this.cam.k);
   },
 
   setHover(it, sx, sy) {
@@ -260,6 +271,10 @@ export const inputMethods = {
         case 'w':
         case 'W':
           if (it && !it.more) this.pick(it.node);
+          break;
+        case 'd':
+        case 'D':
+          if (it && !it.more) this.select(it.node);
           break;
         case 'n':
           this.findStep(1);

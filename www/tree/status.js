@@ -37,6 +37,11 @@ export const statusMethods = {
     // The end of the path (the focus) is what matters: keep it in view.
     this.crumbNav.scrollLeft = this.crumbNav.scrollWidth;
     this.setStatus(this.describe(f));
+    // An open details panel follows the focus.
+    if (this.selected && !f.more && this.selected !== node) {
+      this.selected = node;
+      this.renderDetails();
+    }
     if (this.options.onFocus) this.options.onFocus({ node, moves: path.slice(1).map((m) => m.label), id: node.id });
   },
 

@@ -45,8 +45,11 @@ export const tooltipMethods = {
     this.hover = null;
   },
 
-  fillTooltip(it) {
-    const t = this.tooltip;
+  /**
+   * Writes what is known of a shown item into `t` (the tooltip, or the details panel with
+   * `inPanel`, where the hint about keys is left out: the panel has buttons for it).
+   */
+  fillTooltip(it, t = this.tooltip, inPanel = false) {
     t.replaceChildren();
     if (it.more) {
       t.append(el('div', { class: 'ps-tt-title', text: `+${it.hidden.toLocaleString('en')} more siblings` }));
@@ -164,7 +167,7 @@ export const tooltipMethods = {
       if (n.prescore) this.appendBreakdown(t, n.prescore, n.kind === 'leaf' || n.kind === 'terminal' ? 'Pre-score (ordering)' : 'Pre-score breakdown (ordering)');
       if (n.eval) this.appendBreakdown(t, n.eval, 'Evaluation breakdown');
     }
-    if (n.kind !== 'pruned' && n.kind !== 'truncated') t.append(el('div', { class: 'ps-tt-hint', text: this.picks.length === 1 && this.picks[0] !== n ? `Shift-click or W: compare with ${nodeName(this.picks[0])} (why A and not B)` : 'Shift-click or W: pick for “why A and not B”' }));
+    if (!inPanel && n.kind !== 'pruned' && n.kind !== 'truncated') t.append(el('div', { class: 'ps-tt-hint', text: this.picks.length === 1 && this.picks[0] !== n ? `Shift-click or W: compare with ${nodeName(this.picks[0])} (why A and not B)` : 'Shift-click or W: pick for “why A and not B”' }));
     // The page may add to the tooltip (a board preview of the node's position, say).
     // Only for a node that stands for one position: a pruned or unrecorded stand-in has no move.
     const moves = movePath(n);

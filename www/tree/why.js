@@ -16,7 +16,7 @@ export const whyMethods = {
     this.whyPanel = el(
       'section',
       { class: 'ps-why', 'data-testid': 'why-panel', 'aria-label': 'Why one node and not another', hidden: '' },
-      el('div', { class: 'ps-panel-bar' }, el('strong', { class: 'ps-panel-title', text: 'Why A and not B' }), el('span', { class: 'ps-hint', text: 'Shift-click a node or press W on it to pick A, then B.' }), el('span', { class: 'ps-spacer' }), el('button', { type: 'button', text: 'Swap', 'data-testid': 'why-swap', onclick: () => this.swapPicks() }), el('button', { type: 'button', text: 'Close', 'data-testid': 'why-close', onclick: () => this.clearPicks() })),
+      el('div', { class: 'ps-panel-bar' }, el('strong', { class: 'ps-panel-title', text: 'Why A and not B' }), el('span', { class: 'ps-hint', text: 'Pick A, then B: shift-click, W, or select a node and “Pick as A…”.' }), el('span', { class: 'ps-spacer' }), el('button', { type: 'button', text: 'Swap', 'data-testid': 'why-swap', onclick: () => this.swapPicks() }), el('button', { type: 'button', text: 'Close', 'data-testid': 'why-close', onclick: () => this.clearPicks() })),
       this.whyBody,
     );
   },
@@ -31,6 +31,7 @@ export const whyMethods = {
       if (this.picks.length > 2) this.picks.shift();
     }
     this.renderWhy();
+    if (this.selected) this.renderDetails();
     this.invalidate();
   },
 
@@ -41,6 +42,7 @@ export const whyMethods = {
     if (!a || !b) return null;
     this.picks = [a, b];
     this.renderWhy();
+    if (this.selected) this.renderDetails();
     this.invalidate();
     return whyCompare(a, b);
   },
@@ -48,12 +50,14 @@ export const whyMethods = {
   swapPicks() {
     this.picks.reverse();
     this.renderWhy();
+    if (this.selected) this.renderDetails();
     this.invalidate();
   },
 
   clearPicks() {
     this.picks = [];
     this.renderWhy();
+    if (this.selected) this.renderDetails();
     this.invalidate();
   },
 
