@@ -44,6 +44,8 @@ const OPTIONAL = [
   './tree/why.js',
   './tree/compare.js',
   './tree/details.js',
+  './tree/replay.js',
+  './tree/replay-model.js',
   './tree/index.html',
   './tree-format.schema.json',
   './examples/index.json',

@@ -23,7 +23,7 @@
 // The explorer is split by job; each module adds the methods of one job to the Explorer below, which
 // holds the state they share (the model, what is expanded, the shown items, the camera, the focus):
 //   view.js (expansion, order, layout)  camera.js  renderer.js  input.js  tooltip.js  status.js
-//   find.js  why.js  compare.js  details.js (the selected node: touch's way in)
+//   find.js  why.js  compare.js  details.js (the selected node: touch's way in)  replay.js
 // and the shared tree walk in walk.js.
 
 import { SYNC_LAYOUT_MAX, WORKER_THRESHOLD, POST_PART, COLORS } from './constants.js';
@@ -42,6 +42,7 @@ import { findMethods } from './find.js';
 import { whyMethods } from './why.js';
 import { compareMethods, positionsDiffer } from './compare.js';
 import { detailsMethods } from './details.js';
+import { replayMethods } from './replay.js';
 
 /** The folder of the bundled example documents (www/examples/), wherever the page is. */
 export const EXAMPLES_URL = new URL('../examples/', import.meta.url).href;
@@ -67,6 +68,17 @@ export function mountExplorer(container, options = {}) {
         x.select(n);
       }
       return !!n;
+    },
+    /** The replay: open() (stopped at step 0; returns the number of steps), goTo(step), step(±1), cut(±1), play(), pause(), state(), close(). */
+    replay: {
+      open: () => x.openReplay(),
+      goTo: (s) => (x.replayGoTo(s), x.replayState()),
+      step: (d = 1) => (x.replayStep(d), x.replayState()),
+      cut: (dir = 1) => (x.replayCut(dir), x.replayState()),
+      play: () => x.replayPlay(),
+      pause: () => x.replayPause(),
+      state: () => x.replayState(),
+      close: () => x.closeReplay(),
     },
     /** "Analyse from here" on a node (by id): what it hands to options.onAnalyse, or null. */
     analyse: (id) => {
@@ -171,6 +183,7 @@ class Explorer {
     this.buildWhyPanel();
     this.buildComparePanel();
     this.buildDetailsPanel();
+    this.buildReplayPanel();
     const toolbar = el(
       'div',
       { class: 'ps-toolbar', role: 'toolbar', 'aria-label': 'Tree view controls' },
@@ -178,6 +191,7 @@ class Explorer {
       el('button', { type: 'button', text: 'Fit', title: 'Fit the shown nodes in the view (F)', onclick: () => this.fit(true) }),
       el('button', { type: 'button', text: 'Best line', title: 'Show the principal variation (P)', onclick: () => this.resetExpansion(true) }),
       el('button', { type: 'button', text: 'Collapse', title: 'Collapse everything below the root (C)', onclick: () => this.collapseAll() }),
+      el('button', { type: 'button', text: 'Replay', title: 'Replay the search step by step (R)', 'data-testid': 'replay-open', onclick: () => this.openReplay() }),
       el('button', { type: 'button', text: 'Expand all', title: 'Open every node, breadth first, up to 3,000 shown (E)', onclick: () => this.expandAll(3000) }),
       el('label', { class: 'ps-field' }, 'Siblings ', this.siblingsInput),
       el('label', { class: 'ps-field' }, 'Order ', this.orderSelect),
@@ -224,7 +238,7 @@ class Explorer {
     this.editor.addEventListener('toggle', () => {
       if (this.editor.open && (this.pendingText !== null || this.pendingDoc)) this.fillTextarea();
     });
-    this.root = el('div', { class: 'ps-explorer' }, toolbar, findBar, el('div', { class: 'ps-pathbar' }, crumbNav, this.info), this.stage, this.detailsPanel, this.whyPanel, this.status, this.comparePanel, this.editor);
+    this.root = el('div', { class: 'ps-explorer' }, toolbar, findBar, el('div', { class: 'ps-pathbar' }, crumbNav, this.info), this.stage, this.replayPanel, this.detailsPanel, this.whyPanel, this.status, this.comparePanel, this.editor);
     container.append(this.root);
     this.ctx = this.canvas.getContext('2d');
     this.pendingText = null;
@@ -438,6 +452,7 @@ class Explorer {
     this.picks = [];
     this.diff = null;
     this.rememberShown(model, !!opts.keepView);
+    if (this.replay) this.closeReplay(false);
     // A comparison carries over to a new search of the same position only.
     if (this.other && positionsDiffer(model, this.other.model)) {
       this.clearCompare();
@@ -570,4 +585,4 @@ class Explorer {
   }
 }
 
-Object.assign(Explorer.prototype, viewMethods, cameraMethods, rendererMethods, inputMethods, tooltipMethods, statusMethods, findMethods, whyMethods, compareMethods, detailsMethods);
+Object.assign(Explorer.prototype, viewMethods, cameraMethods, rendererMethods, inputMethods, tooltipMethods, statusMethods, findMethods, whyMethods, compareMethods, detailsMethods, replayMethods);

@@ -65,6 +65,7 @@ export function makeNode(id, kind) {
     best: false,
     tt: false,
     count: null,
+    order: null, // the place in the search order, when the document gives it
     moves: null,
     cutoff: null,
     reason: null,
@@ -347,6 +348,7 @@ function nativeNode(o, path) {
   n.beta = optNum(o, 'beta', path);
   n.prob = optNum(o, 'prob', path);
   n.count = optNum(o, 'count', path);
+  n.order = optNum(o, 'order', path);
   n.prescore = readBreakdown(o.prescore, path, 'prescore');
   n.eval = readBreakdown(o.eval, path, 'eval');
   n.best = o.best === true;
@@ -813,7 +815,7 @@ export function toDocument(model) {
     if (n.label !== null) o.move = n.label;
     o.kind = n.kind === 'node' ? (n.children.length ? 'max' : 'leaf') : n.kind;
     o.value = n.value;
-    for (const k of ['bound', 'alpha', 'beta', 'prescore', 'eval', 'prob', 'count', 'moves', 'cutoff', 'reason']) if (n[k] !== null) o[k] = n[k];
+    for (const k of ['bound', 'alpha', 'beta', 'prescore', 'eval', 'prob', 'count', 'order', 'moves', 'cutoff', 'reason']) if (n[k] !== null && n[k] !== undefined) o[k] = n[k];
     if (n.best) o.best = true;
     if (n.tt) o.tt = true;
     if (n.extra) o.data = Object.fromEntries(n.extra);
@@ -977,7 +979,7 @@ class WireNode {
   get reason() { return this._get('reason'); }
   get extra() { return this._get('extra'); }
 }
-Object.assign(WireNode.prototype, { inferred: false, bound: null, alpha: null, beta: null, prob: null, best: false, tt: false, count: null, visits: null, _pack: null, _decoded: null });
+Object.assign(WireNode.prototype, { order: null, inferred: false, bound: null, alpha: null, beta: null, prob: null, best: false, tt: false, count: null, visits: null, _pack: null, _decoded: null });
 
 const nn = (v) => (v === null || v === undefined ? NaN : v);
 

@@ -212,6 +212,11 @@ export const inputMethods = {
   bindKeys() {
     this.canvas.addEventListener('keydown', (e) => {
       if (!this.model) return;
+      // While the replay is open, ← → step it and Space plays or pauses.
+      if (this.replay && this.replayKey(e)) {
+        e.preventDefault();
+        return;
+      }
       const it = this.focusItem();
       let handled = true;
       switch (e.key) {
@@ -271,6 +276,10 @@ export const inputMethods = {
         case 'w':
         case 'W':
           if (it && !it.more) this.pick(it.node);
+          break;
+        case 'r':
+        case 'R':
+          this.openReplay();
           break;
         case 'd':
         case 'D':

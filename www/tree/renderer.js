@@ -8,6 +8,11 @@ import { el, roundRect } from './dom.js';
 import { scoreText, boundedScore, percentShort, compactNumber, nodeName, plural } from './format.js';
 import { eachBefore } from './walk.js';
 
+// The replay: how faint a node not reached yet is; the current node; a parent whose value changed.
+const REPLAY_UNVISITED_ALPHA = 0.16;
+const REPLAY_CURRENT_COLOR = '#e65100';
+const REPLAY_CHANGED_COLOR = '#2e7d32';
+
 // Node labels: the largest font in which the text fits, before cutting it with an ellipsis.
 const LINE1_FONTS = ['600 12.5px system-ui, sans-serif', '600 11px system-ui, sans-serif', '600 10px system-ui, sans-serif'];
 const LINE2_FONTS = ['12px ui-monospace, SFMono-Regular, Menlo, monospace', '11px ui-monospace, SFMono-Regular, Menlo, monospace', '10px ui-monospace, SFMono-Regular, Menlo, monospace'];
@@ -112,7 +117,10 @@ export const rendererMethods = {
       drawn++;
       if (it.alpha !== undefined && it.alpha < 1) ctx.globalAlpha = it.alpha;
       const cut = cutBy !== undefined && cutBy !== null && !it.more && String(it.node.id) === String(cutBy) && it.node.parent === this.hover.node.parent;
-      this.drawNode(it, labels, cut);
+      // The replay: nodes the search has not reached yet are faint and unlabelled.
+      const look = this.replay && !it.more ? this.replayLook(it.node) : null;
+      if (look && !look.visited) ctx.globalAlpha *= REPLAY_UNVISITED_ALPHA;
+      this.drawNode(it, labels && !(look && !look.visited), cut || !!(look && look.cutBy), look);
       ctx.globalAlpha = 1;
     }
     // Chance outcomes: the probability on the edge, just before the child's box.
@@ -149,7 +157,7 @@ export const rendererMethods = {
     return out;
   },
 
-  drawNode(it, labels, cut) {
+  drawNode(it, labels, cut, look = null) {
     const ctx = this.ctx;
     const k = this.cam.k;
     const n = it.node;
@@ -196,6 +204,15 @@ export const rendererMethods = {
       ctx.setLineDash([]);
     }
     if (!it.more) this.drawMarks(it, x, y);
+    if (look && look.visited && (look.current || look.changed)) {
+      // The replay's current node, and the parent whose value just changed.
+      ctx.lineWidth = look.current ? 3.5 : 3;
+      ctx.strokeStyle = look.current ? REPLAY_CURRENT_COLOR : REPLAY_CHANGED_COLOR;
+      ctx.beginPath();
+      roundRect(ctx, x - 5, y - 5, NODE_W + 10, NODE_H + 10, 10);
+      ctx.stroke();
+      if (look.changed) this.badge(x + NODE_W - 2, y + NODE_H, '↑', REPLAY_CHANGED_COLOR);
+    }
     // The expand handle on the right edge.
     if (it.hasKids) {
       ctx.beginPath();
@@ -214,7 +231,11 @@ export const rendererMethods = {
       }
     }
     if (!labels) return;
-    const [line1, line2, tag] = this.nodeLines(it);
+    let [line1, line2, tag] = this.nodeLines(it);
+    if (look && look.visited) {
+      if (look.line2 !== null && look.line2 !== undefined) line2 = look.line2;
+      if (look.tag) tag = look.tag;
+    }
     ctx.textAlign = 'left';
     ctx.textBaseline = 'alphabetic';
     ctx.fillStyle = c.text;

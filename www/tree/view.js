@@ -8,6 +8,7 @@ import { NODE_W, NODE_H, ROW_H, COUSIN_GAP, LEVEL_GAP, ANIM_MS, READABLE_K, FIT_
 import { prefersReducedMotion } from './dom.js';
 import { plural } from './format.js';
 import { treeCounts } from './analysis.js';
+import { searchOrder } from './replay-model.js';
 import { tidyLayout } from './layout.js';
 
 /** Expansion, sibling order and layout. */
@@ -92,7 +93,8 @@ export const viewMethods = {
     let list = this.ordered.get(n);
     if (list) return list;
     list = n.children;
-    if (this.order === 'prescore' && list.length > 1 && (n.kind === 'max' || n.kind === 'min')) {
+    if (this.order === 'search') list = searchOrder(n);
+    else if (this.order === 'prescore' && list.length > 1 && (n.kind === 'max' || n.kind === 'min')) {
       // Best pre-score first for the player to move: how the search would have ordered them.
       const sign = n.kind === 'max' ? -1 : 1;
       const has = (c) => c.prescore && c.prescore.total !== null;
