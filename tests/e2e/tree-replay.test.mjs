@@ -179,3 +179,34 @@ for (const [name, viewport] of [['desktop', { width: 1400, height: 900 }], ['pho
     await page.close();
   });
 }
+
+test('move ordering: a node’s children in the order searched, with pre-scores, the child that caused the cut marked', async () => {
+  const page = await env.browser.newPage({ viewport: { width: 1400, height: 900 } });
+  const errors = watchErrors(page);
+  await page.goto(`${env.server.url}tree/?example=tictactoe-alphabeta-depth3`);
+  await page.waitForFunction(() => window.explorer && window.explorer.model());
+  // A node with a cut-off among its children.
+  const want = await page.evaluate(() => {
+    const all = [];
+    const walk = (n) => {
+      all.push(n);
+      n.children.forEach(walk);
+    };
+    walk(window.explorer.model().root);
+    const n = all.find((m) => m.children.some((c) => c.kind === 'pruned') && m.children.filter((c) => c.kind !== 'pruned').length >= 2);
+    const pruned = n.children.find((c) => c.kind === 'pruned');
+    const searched = n.children.filter((c) => c.kind !== 'pruned');
+    return { id: n.id, moves: searched.map((c) => c.label), pre: searched.map((c) => c.prescore.total), cutBy: searched.find((c) => String(c.id) === String(pruned.cutoff.by)).label, count: pruned.count };
+  });
+  await page.evaluate((i) => window.explorer.select(i), want.id);
+  const rows = await page.locator('[data-testid=search-order] tbody tr').allInnerTexts();
+  assert.deepEqual(rows.slice(0, want.moves.length).map((r) => r.split('\t')[1]), want.moves, 'in the order searched');
+  assert.deepEqual(rows.slice(0, want.moves.length).map((r) => Number(r.split('\t')[2])), want.pre, 'with their pre-scores');
+  const marked = rows.find((r) => r.includes('caused the cut-off'));
+  assert.equal(marked.split('\t')[1], want.cutBy);
+  assert.match(rows[rows.length - 1], new RegExp(`✂ ${want.count} siblings not searched`));
+  await page.locator('[data-testid=search-order]').scrollIntoViewIfNeeded();
+  await shot(page, 'tree-move-ordering');
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -10,8 +10,9 @@
 // Methods of the Explorer (explorer.js), which holds the state they share.
 
 import { el } from './dom.js';
-import { nodeName, plural } from './format.js';
-import { movePath } from './analysis.js';
+import { boundedScore, nodeName, signed, ordinal, plural } from './format.js';
+import { movePath, principalChild } from './analysis.js';
+import { searchOrder } from './replay-model.js';
 
 /** The details panel. */
 export const detailsMethods = {
@@ -76,6 +77,7 @@ export const detailsMethods = {
     this.detailsActions.replaceChildren(...acts);
     const it = this.itemOf.get(n) || { node: n, more: false };
     this.fillTooltip(it, this.detailsBody, true);
+    if (n.children.length > 1 && !stand) this.detailsBody.append(...this.searchOrderTable(n));
     if (this.picks.length === 1 && this.picks[0] === n) this.detailsBody.prepend(el('p', { class: 'ps-hint', text: 'Picked as A: now select another node to compare with it.' }));
     this.keepSelectedAboveSheet();
   },
@@ -153,5 +155,43 @@ export const detailsMethods = {
     this.root.dispatchEvent(new CustomEvent('ps-analyse', { detail, bubbles: true }));
     this.setStatus(`Analyse from here: ${detail.moves.length ? detail.moves.join(' ') : 'the root position'}.`);
     return detail;
+  },
+
+  /**
+   * Move ordering: the children in the order they were searched, with their pre-scores and values,
+   * the child that caused a cut-off marked and the pruned siblings after it. Good ordering searches
+   * the best child first and cuts early. Returns the elements to append.
+   */
+  searchOrderTable(n) {
+    const kids = searchOrder(n);
+    const cutters = new Map();
+    for (const c of kids) if (c.kind === 'pruned' && c.cutoff && c.cutoff.by !== null && c.cutoff.by !== undefined) cutters.set(String(c.cutoff.by), c);
+    const best = principalChild(n);
+    const table = el('table', { class: 'ps-terms ps-order-table', 'data-testid': 'search-order' });
+    table.append(el('thead', {}, el('tr', {}, el('th', { text: '#' }), el('th', { text: 'move' }), el('th', { text: 'pre-score' }), el('th', { text: 'value' }), el('th', { text: '' }))));
+    const body = el('tbody');
+    let k = 0;
+    for (const c of kids) {
+      if (c.kind === 'pruned' || c.kind === 'truncated') {
+        const count = c.count ?? (c.moves ? c.moves.length : 0);
+        const what = c.kind === 'pruned' ? `✂ ${plural(count, 'sibling')} not searched${c.moves && c.moves.length ? `: ${c.moves.slice(0, 8).join(' ')}${c.moves.length > 8 ? ' …' : ''}` : ''}` : `${c.count ?? '?'} not recorded`;
+        body.append(el('tr', { class: 'ps-order-cut' }, el('td', { text: '' }), el('td', { text: what, colspan: '4' })));
+        continue;
+      }
+      k++;
+      const notes = [];
+      if (c === best) notes.push('best');
+      if (cutters.has(String(c.id))) notes.push('caused the cut-off');
+      const tr = el('tr', {}, el('td', { text: String(k) }), el('td', { text: nodeName(c) }), el('td', { text: c.prescore && c.prescore.total !== null ? signed(c.prescore.total) : '–' }), el('td', { text: boundedScore(c.value, c.bound) }), el('td', { text: notes.join(', ') }));
+      if (notes.length) tr.className = 'ps-order-mark';
+      body.append(tr);
+    }
+    table.append(body);
+    const bestAt = best ? kids.filter((c) => c.kind !== 'pruned' && c.kind !== 'truncated').indexOf(best) + 1 : 0;
+    const cutsHere = [...cutters.values()].length;
+    const words = [];
+    if (bestAt) words.push(`The best child was searched ${ordinal(bestAt)}${bestAt === 1 ? ': the ordering found it first' : ''}.`);
+    if (cutsHere) words.push(`${plural(cutsHere, 'cut-off')} here saved ${plural(kids.filter((c) => c.kind === 'pruned').reduce((s, c) => s + (c.count ?? (c.moves ? c.moves.length : 0)), 0), 'sibling')}.`);
+    return [el('div', { class: 'ps-tt-sub', text: 'Children in the order searched (move ordering)' }), table, el('p', { class: 'ps-hint', 'data-testid': 'search-order-note', text: words.join(' ') })];
   },
 };
