@@ -69,7 +69,7 @@ test('the classic tree: leaves in the order 3 12 8 2 14 5 2, a cut after 2 in th
   // Values going up: a1 gives a 3; the root holds 3 once a is done.
   assert.match(stateAt(r, leaves[0][1]).text, /^Evaluate a1: \+3\. a \(min\) now holds \+3\.$/);
   const aDone = r.steps.findIndex((s) => s.type === 'leave' && s.node.label === 'a');
-  assert.match(stateAt(r, aDone).text, /the root \(max\) now holds \+3\./);
+  assert.match(stateAt(r, aDone).text, /The root \(max\) now holds \+3\./);
   const last = stateAt(r, r.steps.length - 1);
   assert.equal(last.step.type, 'leave');
   assert.equal(last.node, model.root);

@@ -14,6 +14,7 @@
 import { scoreText, plural, nodeName } from './format.js';
 
 const STAND_IN = new Set(['pruned', 'truncated']);
+const KIND_WORDS = { max: 'max', min: 'min', chance: 'chance: the expected value of its outcomes', node: 'node' };
 
 /** The children of `n` in search order (by `order` when every child has one). */
 export function searchOrder(n) {
@@ -24,8 +25,8 @@ export function searchOrder(n) {
 
 /**
  * The steps of a model's search: `{ steps: [{ type, node }], enter: Map(node → step),
- * done: Map(node → step), cuts: [step…], ordered: boolean }` (`ordered`: the document gave a search
- * order; else its own order was used).
+ * done: Map(node → step), cuts: [step…], ordered, windows }` (`ordered`: the document gave a search
+ * order, else its own order was used; `windows`: it records alpha-beta windows).
  */
 export function buildReplay(model) {
   const steps = [];
@@ -33,6 +34,7 @@ export function buildReplay(model) {
   const done = new Map();
   const cuts = [];
   let ordered = true;
+  let windows = false;
   // Depth-first with explicit leave markers; children in search order.
   const stack = [{ node: model.root, leave: false }];
   while (stack.length) {
@@ -43,6 +45,7 @@ export function buildReplay(model) {
       continue;
     }
     if (!Number.isFinite(node.order)) ordered = false;
+    if ((node.alpha !== null && node.alpha !== undefined) || (node.beta !== null && node.beta !== undefined)) windows = true;
     const at = steps.length;
     enter.set(node, at);
     if (STAND_IN.has(node.kind)) {
@@ -61,7 +64,7 @@ export function buildReplay(model) {
     const kids = searchOrder(node);
     for (let k = kids.length - 1; k >= 0; k--) stack.push({ node: kids[k], leave: false });
   }
-  return { steps, enter, done, cuts, ordered };
+  return { steps, enter, done, cuts, ordered, windows };
 }
 
 /** Whether `n` was reached by step `s`. */
@@ -88,7 +91,9 @@ export function holdsAt(r, n, s) {
   if (doneAt(r, n, s)) return { value: n.value, alpha, beta, final: true };
   let value = null;
   let sum = 0;
-  for (const c of n.children) {
+  // A node whose role is unknown (a foreign tree's) holds nothing before it is done.
+  const known = n.kind === 'max' || n.kind === 'min' || n.kind === 'chance';
+  for (const c of known ? n.children : []) {
     if (STAND_IN.has(c.kind) || !doneAt(r, c, s) || c.value === null) continue;
     if (n.kind === 'chance') {
       sum += (c.prob ?? 0) * c.value;
@@ -137,8 +142,10 @@ function explain(r, step, path, backedUp) {
   const here = path[path.length - 1];
   const name = p ? nodeName(n) : 'the root';
   switch (step.type) {
-    case 'enter':
-      return `Enter ${name} (${n.kind}) with the window α = ${bound(here.alpha, '−∞')}, β = ${bound(here.beta, '+∞')}; ${plural(n.children.length, 'child', 'children')} to search.`;
+    case 'enter': {
+      const win = r.windows && (n.kind === 'max' || n.kind === 'min') ? ` with the window α = ${bound(here.alpha, '−∞')}, β = ${bound(here.beta, '+∞')}` : '';
+      return `Enter ${name} (${KIND_WORDS[n.kind] ?? n.kind})${win}; ${plural(n.children.length, 'child', 'children')} to search.`;
+    }
     case 'leaf': {
       const what = n.kind === 'terminal' ? 'The game is over at' : 'Evaluate';
       return `${what} ${name}: ${scoreText(n.value)}.${backUpText(backedUp)}`;
@@ -153,8 +160,8 @@ function explain(r, step, path, backedUp) {
 }
 
 function backUpText(b) {
-  if (!b) return '';
-  const who = b.node.parent ? nodeName(b.node) : 'the root';
+  if (!b || !['max', 'min', 'chance'].includes(b.node.kind)) return '';
+  const who = b.node.parent ? nodeName(b.node) : 'The root';
   if (!b.changed) return ` ${who} keeps ${b.to === null ? 'no value' : scoreText(b.to)}.`;
   return ` ${who} (${b.node.kind}) now holds ${scoreText(b.to)}${b.from === null ? '' : ` (was ${scoreText(b.from)})`}.`;
 }

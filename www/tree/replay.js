@@ -96,6 +96,7 @@ export const replayMethods = {
     const rp = this.replay;
     if (!rp) return;
     if (rp.timer) clearInterval(rp.timer);
+    clearTimeout(rp.boardTimer);
     this.replay = null;
     this.replayPanel.hidden = true;
     if (redraw && rp.order !== this.order && rp.model === this.model) {
@@ -132,7 +133,10 @@ export const replayMethods = {
     const it = this.itemOf.get(n);
     if (it) this.ensureVisible(it);
     this.updateFocusUi();
-    this.replayBoard(n);
+    // The board follows; while playing, only once the steps pause for a moment.
+    clearTimeout(rp.boardTimer);
+    if (rp.timer) rp.boardTimer = setTimeout(() => this.replay === rp && this.replayBoard(n), 400);
+    else this.replayBoard(n);
     this.invalidate();
     return st;
   },
@@ -194,7 +198,7 @@ export const replayMethods = {
   renderReplayPath(st) {
     const rows = st.path.map((p) => {
       const v = p.value === null ? '…' : `${p.final ? '' : p.node.kind === 'max' ? '≥ ' : p.node.kind === 'min' ? '≤ ' : ''}${scoreText(p.value)}`;
-      const win = p.alpha !== null || p.beta !== null || p.node.kind === 'max' || p.node.kind === 'min' ? ` α = ${p.alpha === null ? '−∞' : scoreText(p.alpha)}, β = ${p.beta === null ? '+∞' : scoreText(p.beta)}` : '';
+      const win = this.replay.r.windows && (p.node.kind === 'max' || p.node.kind === 'min') ? ` α = ${p.alpha === null ? '−∞' : scoreText(p.alpha)}, β = ${p.beta === null ? '+∞' : scoreText(p.beta)}` : '';
       const name = p.node.parent ? nodeName(p.node) : 'root';
       if (p.node.kind === 'pruned' || p.node.kind === 'truncated') return el('li', {}, el('span', { class: 'ps-replay-node', text: name }));
       return el('li', {}, el('span', { class: 'ps-replay-node', text: `${name} (${p.node.kind})` }), el('span', { text: ` value ${v}${p.final ? '' : ' so far'};${win}` }));
@@ -228,7 +232,7 @@ export const replayMethods = {
     if (!doneAt(r, n, step) && n.kind !== 'pruned') {
       const h = holdsAt(r, n, step);
       line2 = h.value === null ? '…' : `${n.kind === 'max' ? '≥ ' : n.kind === 'min' ? '≤ ' : ''}${scoreText(h.value)}`;
-      if (n.kind === 'max' || n.kind === 'min') tag = `α${h.alpha === null ? '−∞' : scoreText(h.alpha)} β${h.beta === null ? '+∞' : scoreText(h.beta)}`;
+      if (r.windows && (n.kind === 'max' || n.kind === 'min')) tag = `α${h.alpha === null ? '−∞' : scoreText(h.alpha)} β${h.beta === null ? '+∞' : scoreText(h.beta)}`;
     }
     if (changed && state.backedUp.from !== null) line2 = `${line2 ?? scoreText(state.backedUp.to)} ← ${scoreText(state.backedUp.from)}`;
     // At a cut-off, the sibling whose value caused it is outlined in red (as on hovering the cut).
