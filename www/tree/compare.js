@@ -125,7 +125,8 @@ export const compareMethods = {
    * running (its previous state is the previous iteration). Large trees are not kept.
    */
   rememberShown(model, live) {
-    if (!model || model.count > KEEP_MAX_NODES) return;
+    // Only what can be offered later: trees that say their position, and not too large to keep.
+    if (!model || model.count > KEEP_MAX_NODES || positionKey(model) === null) return;
     const entry = { model, name: searchName(model), live, key: positionKey(model), depth: depthOf(model) };
     const top = this.shownHistory[0];
     // A live update of the same search goes deeper than the one before (a new search starts again
@@ -184,8 +185,8 @@ export const compareMethods = {
 };
 
 // Searches kept for "compare with an earlier search" (their trees stay in memory), and the largest.
-const KEEP_SEARCHES = 4;
-const KEEP_MAX_NODES = 300000;
+const KEEP_SEARCHES = 3;
+const KEEP_MAX_NODES = 100000;
 
 /** The position a document searched, as a key ("game|root position"), or null when it does not say. */
 function positionKey(model) {
