@@ -2,7 +2,10 @@
 // then the timeline in headless Chromium on a tic-tac-toe search recorded at depth 3.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { importValue } from '../../www/tree/import.js';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { importValue, importText } from '../../www/tree/import.js';
 import { buildReplay, stateAt, nextCut } from '../../www/tree/replay-model.js';
 import { useBrowser, settle, shot, watchErrors } from './harness.mjs';
 
@@ -93,6 +96,44 @@ test('a document’s own search order (`order`) is followed over its listing ord
   const r = buildReplay(importValue(doc).model);
   assert.equal(r.ordered, true);
   assert.deepEqual(r.steps.filter((s) => s.type === 'leaf').map((s) => s.node.label), ['a1', 'a2', 'a3', 'c1', 'c2', 'c3', 'b1']);
+});
+
+test('expectimax and minimax trees replay too: a chance node’s running Σ p·value, no windows where none were recorded', () => {
+  const here = dirname(fileURLToPath(import.meta.url));
+  const read = (name) => importText(readFileSync(join(here, '..', '..', 'www', 'examples', `${name}.json`), 'utf8')).model;
+  const threes = read('threes-expectimax');
+  const r = buildReplay(threes);
+  assert.equal(r.windows, false);
+  // The first chance node to receive a second outcome's value holds p1·v1 + p2·v2 so far.
+  let checked = false;
+  for (let i = 0; i < r.steps.length && !checked; i++) {
+    const st = r.steps[i];
+    const p = st.node.parent;
+    if (st.type === 'leaf' || st.type === 'leave') {
+      if (!p || p.kind !== 'chance') continue;
+      const k = p.children.indexOf(st.node);
+      if (k < 1) continue;
+      const want = p.children.slice(0, k + 1).reduce((sum, c) => sum + c.prob * c.value, 0);
+      const holds = stateAt(r, i).path.find((x) => x.node === p);
+      assert.ok(Math.abs(holds.value - want) < 1e-9, `${holds.value} = Σ p·v ${want}`);
+      checked = true;
+    }
+  }
+  assert.ok(checked, 'a chance node with two outcomes was found');
+  const end = stateAt(r, r.steps.length - 1);
+  assert.equal(end.path[0].value, threes.root.value);
+  assert.doesNotMatch(stateAt(r, 0).text, /window/);
+  // A minimax tree (the tic-tac-toe search without its windows): values go up, no α or β is said.
+  const doc = JSON.parse(readFileSync(join(here, '..', '..', 'www', 'examples', 'tictactoe-alphabeta-depth3.json'), 'utf8'));
+  const strip = (n) => {
+    delete n.alpha;
+    delete n.beta;
+    (n.children || []).forEach(strip);
+  };
+  strip(doc.root);
+  const mm = buildReplay(importValue(doc).model);
+  assert.equal(mm.windows, false);
+  assert.ok(mm.steps.every((_, i) => !/α|β = /.test(stateAt(mm, i).step.type === 'cut' ? '' : stateAt(mm, i).text)));
 });
 
 const env = useBrowser();
