@@ -31,7 +31,7 @@ import { el, addCss, yieldToFrame, saveBlob } from './dom.js';
 import { nodeName } from './format.js';
 import { findById } from './walk.js';
 import { movePath, subtreeDocument } from './analysis.js';
-import { importText, importValue, toDocument, fromWireInSlices } from './import.js';
+import { importText, importValue, toDocument, fromWireInSlices, BudgetError } from './import.js';
 import { viewMethods } from './view.js';
 import { cameraMethods } from './camera.js';
 import { rendererMethods } from './renderer.js';
@@ -43,6 +43,11 @@ import { whyMethods } from './why.js';
 import { compareMethods, positionsDiffer } from './compare.js';
 import { detailsMethods } from './details.js';
 import { replayMethods } from './replay.js';
+
+// The page's budget: larger documents are refused with their size (the tree on screen stays). A
+// million nodes are known to open (tests/e2e/tree-scale.test.mjs); twice that is allowed.
+export const DOCUMENT_BUDGET_CHARS = 400e6;
+export const TREE_BUDGET_NODES = 2_000_000;
 
 /** The folder of the bundled example documents (www/examples/), wherever the page is. */
 export const EXAMPLES_URL = new URL('../examples/', import.meta.url).href;
@@ -56,6 +61,8 @@ export function mountExplorer(container, options = {}) {
     showDocument: (doc, opts) => x.showDocument(doc, opts),
     loadText: (text, name, opts) => x.loadText(text, name, opts),
     loadUrl: (url) => x.loadUrl(url),
+    /** Sets the largest document (characters) and tree (nodes) accepted; returns the budget. */
+    setBudget: (budget) => Object.assign(x.budget, budget),
     current: () => x.currentDocument(),
     model: () => x.model,
     focus: (id) => x.focusById(id),
@@ -124,6 +131,8 @@ class Explorer {
     this.siblings = options.siblings ?? 12;
     this.order = options.order ?? 'value';
     this.initialDepth = options.initialDepth ?? 2;
+    // The largest document and tree accepted (see DOCUMENT_BUDGET_CHARS); setBudget changes it.
+    this.budget = { maxChars: options.maxChars ?? DOCUMENT_BUDGET_CHARS, maxNodes: options.maxNodes ?? TREE_BUDGET_NODES };
     this.model = null;
     this.expanded = new Set();
     this.limits = new Map();
@@ -287,6 +296,12 @@ class Explorer {
   }
 
   loadFile(file) {
+    // A file over the budget is refused before it is read.
+    if (file.size > this.budget.maxChars) {
+      const e = new BudgetError('characters', file.size, this.budget.maxChars);
+      this.showError(`Too large: ${e.message}`);
+      return Promise.resolve({ ok: false, error: { kind: 'budget', message: e.message } });
+    }
     return file.text().then((text) => {
       this.lastFileName = file.name;
       return this.loadText(text, file.name);
@@ -298,12 +313,15 @@ class Explorer {
     const seq = ++this.loadSeq;
     const t0 = performance.now();
     let result;
-    if (text.length > WORKER_THRESHOLD && typeof Worker !== 'undefined') {
+    if (text.length > this.budget.maxChars) {
+      // Refused at once, before any parsing.
+      result = importText(text, this.budget);
+    } else if (text.length > WORKER_THRESHOLD && typeof Worker !== 'undefined') {
       this.setStatus(`Reading ${(text.length / 1e6).toFixed(1)} MB…`);
       // Without a worker (one that cannot start, say), parse here.
       result = await Promise.resolve()
         .then(() => this.parseInWorker(text))
-        .catch(() => importText(text));
+        .catch(() => importText(text, this.budget));
       // The model's nodes are built in slices between which the page goes on drawing and
       // answering: the tree on screen stays usable until the new one is complete.
       if (result.ok && result.wire && seq === this.loadSeq) {
@@ -311,7 +329,7 @@ class Explorer {
         result = model ? { ok: true, model } : result;
       }
     } else {
-      result = importText(text);
+      result = importText(text, this.budget);
     }
     if (seq !== this.loadSeq) return { ok: false, superseded: true };
     if (!result.ok) {
@@ -357,7 +375,7 @@ class Explorer {
           at += POST_PART;
           await yieldToFrame();
         }
-        worker.postMessage({ id, text: at ? text.slice(at) : text });
+        worker.postMessage({ id, text: at ? text.slice(at) : text, budget: this.budget });
       })();
     });
   }
@@ -366,7 +384,7 @@ class Explorer {
   showDocument(doc, opts = {}) {
     if (typeof doc === 'string') return this.loadText(doc, 'engine', opts);
     this.loadSeq++;
-    const result = importValue(doc);
+    const result = importValue(doc, this.budget);
     if (!result.ok) {
       this.showError(result.error.message);
       return { ok: false, error: result.error };
