@@ -239,7 +239,7 @@ function renderPlayers() {
       knobs.append(lab);
     };
     const deep = side.level === 'hard' || side.level === 'alphabeta';
-    knob('depth', 'Depth', 1, 12, 'How many plies ahead the AI looks', deep);
+    knob('depth', 'Depth', 1, 64, 'How many plies ahead the AI looks (with a time limit, at most that deep)', deep);
     knob('time', 'Time (ms)', 0, 60000, 'Time budget per move for alpha-beta (0: no limit, depth only)', side.level === 'alphabeta');
     knob('q', 'Randomness Q', 0, 99, 'The k-th best move is chosen with probability (Q-1)/Q^k; 0 means always the best', true);
     fs.append(knobs);
@@ -288,7 +288,8 @@ function searchOptions(side) {
     default: {
       // Alpha-beta does not apply across chance turns: games with chance use expectimax there.
       const algorithm = entry?.chance ? 'expectimax' : 'alphabeta';
-      const a = { ...o, algorithm, depth: side.depth };
+      // Depth by depth: the explorer shows each finished depth live, and a stopped search has one.
+      const a = { ...o, algorithm, depth: side.depth, iterative_deepening: true };
       if (side.time > 0) a.time_ms = side.time;
       return a;
     }

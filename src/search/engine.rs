@@ -42,7 +42,8 @@ const PROB_STEP_ALPHA: f64 = 1.0;
 pub struct Hooks<'a> {
     /// Set to `true` from elsewhere to stop the search; it stops within [`CHECK_EVERY`] nodes.
     pub stop: Option<&'a AtomicBool>,
-    /// Called with the search's progress, at most every `progress_every_ms` milliseconds.
+    /// Called with the search's progress, at most every `progress_every_ms` milliseconds, and
+    /// once after each completed iteration.
     pub progress: Option<&'a mut dyn FnMut(&Progress)>,
     /// Interval between progress calls; 100 ms when zero.
     pub progress_every_ms: f64,
@@ -305,6 +306,13 @@ fn run<G: Game, E: Evaluator<G>, R: Restart>(
         } else {
             durations = (durations.1, took);
             counts = (counts.1, iteration_nodes);
+        }
+        // Every completed iteration is reported, whatever the clock's resolution, so a caller
+        // hears of each depth reached even when the search is too quick for a timed report.
+        if complete && !s.aborted {
+            let now = now_ms();
+            s.last_progress = now;
+            s.report(now);
         }
         let rec = {
             let fresh = s.rec.fresh();
