@@ -520,3 +520,107 @@ fn sessions_play_every_setup_by_id() {
     }
     assert!(new_session("khet-osiris").is_err());
 }
+
+fn env_or(name: &str, default: u64) -> u64 {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+/// Hand-run: `KHET_DEPTH=4 KHET_GAMES=20 cargo test --release --test khet -- --ignored --nocapture sanity`.
+/// Depth N plays depth N-2 (alpha-beta, the default evaluator, the transposition table on);
+/// colours alternate, and each game opens with two random plies (seeded by its number) so that
+/// the games differ. Prints the deeper side's wins, draws and losses.
+#[test]
+#[ignore]
+fn sanity_match_depth_n_against_n_minus_2() {
+    use plyscope::search::{Hooks, SearchConfig};
+    let depth = env_or("KHET_DEPTH", 4) as u32;
+    let games = env_or("KHET_GAMES", 20);
+    let id = std::env::var("KHET_GAME").unwrap_or_else(|_| "khet".into());
+    let (mut wins, mut draws, mut losses, mut plies_total) = (0, 0, 0, 0);
+    for g in 0..games {
+        let mut s = new_session(&id).unwrap();
+        let mut rng = plyscope::core::Rng::seeded(1000 + g);
+        for _ in 0..2 {
+            let ms = s.legal_moves();
+            let m = ms[rng.below(ms.len() as u64) as usize].text.clone();
+            s.play(&m).unwrap();
+        }
+        let deep_is_silver = g % 2 == 0;
+        let mut plies = 0;
+        while s.outcome().is_none() && plies < 400 {
+            let silver_to_move = s.to_move() == "silver";
+            let d = if silver_to_move == deep_is_silver {
+                depth
+            } else {
+                depth.saturating_sub(2).max(1)
+            };
+            let cfg = SearchConfig {
+                depth: d,
+                iterative_deepening: true,
+                transposition_table: true,
+                seed: Some(g * 7919 + plies),
+                ..SearchConfig::default()
+            };
+            let r = s.search(&cfg, Hooks::default()).unwrap();
+            s.play(&r.mv).unwrap();
+            plies += 1;
+        }
+        plies_total += plies;
+        let out = s.outcome().unwrap_or_else(|| "unfinished".into());
+        let deep = if deep_is_silver {
+            "silver wins"
+        } else {
+            "red wins"
+        };
+        let shallow = if deep_is_silver {
+            "red wins"
+        } else {
+            "silver wins"
+        };
+        if out == deep {
+            wins += 1;
+        } else if out == shallow {
+            losses += 1;
+        } else {
+            draws += 1;
+        }
+        println!(
+            "game {g}: depth {depth} as {} - {out} after {plies} plies",
+            if deep_is_silver { "silver" } else { "red" }
+        );
+    }
+    println!("{id}: depth {depth} against depth {}: {wins} wins, {draws} draws, {losses} losses in {games} games ({plies_total} plies)", depth.saturating_sub(2).max(1));
+    assert!(wins + draws + losses == games);
+}
+
+#[test]
+fn the_last_shot_is_kept_for_the_board_view() {
+    let c = laser_cases()
+        .into_iter()
+        .find(|c| c.note.contains("double hit: c5 dies"))
+        .unwrap();
+    let p = pos(&c.text);
+    assert!(
+        p.last_shot().is_none(),
+        "a position read from text has no last shot"
+    );
+    let m = p.parse_move(&c.mv).unwrap();
+    let (segments, kills) = p.shot_of(m);
+    let mut next = p.clone();
+    next.play(m).unwrap();
+    let (again, killed) = next.last_shot().unwrap();
+    assert_eq!(again, segments);
+    let squares_killed: Vec<String> = killed
+        .iter()
+        .map(|&(s, _)| plyscope::games::khet::square_name(s))
+        .collect();
+    assert_eq!(squares_killed, squares(kills));
+    // The destroyed pieces are the red Pyramid (facing ne) and the red Pharaoh.
+    assert_eq!(
+        killed.iter().map(|&(_, p)| p).collect::<Vec<_>>(),
+        [p.piece_at(square("c5")), p.piece_at(square("c8"))]
+    );
+}

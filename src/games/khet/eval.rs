@@ -86,6 +86,8 @@ pub struct Threats {
     pub piece_kills: u32,
     /// Squares the side's beam crosses now.
     pub path_len: u32,
+    /// The side's moves (what mobility counts).
+    pub moves: u32,
 }
 
 /// The board after `m` is moved (no shot).
@@ -123,6 +125,7 @@ pub fn threats(pos: &Khet, attacker: PlayerId, moves: &mut Vec<KhetMove>) -> Thr
         ..Threats::default()
     };
     pos.moves_of(attacker, moves);
+    t.moves = moves.len() as u32;
     for &m in moves.iter() {
         if (path.0 >> m.from | path.0 >> m.to) & 1 == 0 {
             continue;
@@ -244,11 +247,7 @@ impl Evaluator<Khet> for KhetEval {
         let laser = mine.path_len as f64 - theirs.path_len as f64;
         sink.term("laser path", laser, W_LASER);
         v += laser * W_LASER;
-        let mut buf = std::mem::take(&mut moves);
-        pos.moves_of(me, &mut buf);
-        let my_moves = buf.len();
-        pos.moves_of(me ^ 1, &mut buf);
-        let mobility = my_moves as f64 - buf.len() as f64;
+        let mobility = mine.moves as f64 - theirs.moves as f64;
         sink.term("mobility", mobility, W_MOBILITY);
         v += mobility * W_MOBILITY;
         let g = guards(pos, me) as f64 - guards(pos, me ^ 1) as f64;

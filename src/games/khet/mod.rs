@@ -316,7 +316,17 @@ pub struct Khet {
     key: u64,
     /// Keys of the positions since the last capture, oldest first; `history[..clock]` is valid.
     history: [u64; DRAW_CLOCK as usize],
+    /// The squares the last move's shot cleared (bit `sq`), and the pieces that stood there in
+    /// square order, so that the shot can be traced again for the board view.
+    last_kills: u128,
+    last_killed: [u8; MAX_KILLS_KEPT],
+    /// Whether the position was reached by a move (and so has a last shot).
+    has_last: bool,
 }
+
+/// How many of one shot's destroyed pieces a position keeps for its board view (a shot with more
+/// would need more than seven beams ending on pieces; the view then misses the rest).
+pub const MAX_KILLS_KEPT: usize = 12;
 
 impl std::fmt::Debug for Khet {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -442,6 +452,9 @@ impl Khet {
             fullmove,
             key: 0,
             history: [0; DRAW_CLOCK as usize],
+            last_kills: 0,
+            last_killed: [0; MAX_KILLS_KEPT],
+            has_last: false,
         };
         let pharaohs = [
             counts[0][Kind::Pharaoh as usize],
@@ -533,6 +546,33 @@ impl Khet {
         let mut c = self.clone();
         c.apply_move(m);
         c.laser_path(self.to_move)
+    }
+
+    /// The last move's shot, if the position was reached by a move: its segments over the board
+    /// as it stood when the laser fired (the destroyed pieces put back), and the squares it
+    /// cleared with the pieces that stood there.
+    pub fn last_shot(&self) -> Option<(Vec<Segment>, Vec<(u8, u8)>)> {
+        if !self.has_last {
+            return None;
+        }
+        let mut board = self.board;
+        let mut killed = Vec::new();
+        let mut k = self.last_kills;
+        let mut i = 0;
+        while k != 0 {
+            let sq = k.trailing_zeros() as u8;
+            k &= k - 1;
+            if i < MAX_KILLS_KEPT {
+                board[sq as usize] = self.last_killed[i];
+                killed.push((sq, self.last_killed[i]));
+                i += 1;
+            }
+        }
+        let shooter = self.to_move ^ 1;
+        let s = SPHINX_SQUARE[shooter as usize];
+        let mut segs = Vec::new();
+        laser::trace(&board, s, piece_facing(board[s as usize]), &mut segs);
+        Some((segs, killed))
     }
 
     /// Moves the pieces for `m` without firing; keeps the key up to date.
@@ -788,10 +828,17 @@ impl Game for Khet {
         let kills = self.laser_kills(me);
         let mut pharaohs = [false; 2];
         let mut k = kills;
+        let mut kept = 0;
+        self.has_last = true;
+        self.last_kills = kills;
         while k != 0 {
             let sq = k.trailing_zeros() as usize;
             k &= k - 1;
             let p = self.board[sq];
+            if kept < MAX_KILLS_KEPT {
+                self.last_killed[kept] = p;
+                kept += 1;
+            }
             if piece_kind(p) == Kind::Pharaoh {
                 pharaohs[piece_owner(p) as usize] = true;
             }
