@@ -45,6 +45,9 @@ USAGE:
       --no-steps turns probability steps off (plain iterative deepening under the budget).
   plyscope uai
       Play Ataxx over the UAI protocol on standard input and output (for match runners and GUIs).
+  plyscope uhp
+      Play Hive over the Universal Hive Protocol on standard input and output (UHP viewers such as
+      MzingaViewer, tournament tools; see docs/hive.md).
   plyscope help
       This text.
 
@@ -100,8 +103,12 @@ fn run(args: &[String]) -> Result<(), Usage> {
             plyscope::protocol::uai::run(std::io::stdin().lock(), std::io::stdout());
             Ok(())
         }
+        "uhp" => {
+            plyscope::protocol::uhp::run(std::io::stdin().lock(), std::io::stdout());
+            Ok(())
+        }
         other => Err(Usage(format!(
-            "unknown command {other:?}: expected games, perft, search, bench, threes-bench, uai or help"
+            "unknown command {other:?}: expected games, perft, search, bench, threes-bench, uai, uhp or help"
         ))),
     }
 }

@@ -4,6 +4,7 @@
 //! To add a game: write its module, add it to [`CATALOGUE`] and to the `match` in [`new_session`].
 
 pub mod ataxx;
+pub mod hive;
 pub mod khet;
 pub mod reversi;
 mod session;
@@ -91,6 +92,21 @@ pub const CATALOGUE: &[GameEntry] = &[
         players: 2,
     },
     GameEntry {
+        id: "hive",
+        name: "Hive",
+        variants: &[
+            ("hive-M", "Hive with the Mosquito"),
+            ("hive-L", "Hive with the Ladybug"),
+            ("hive-P", "Hive with the Pillbug"),
+            ("hive-ML", "Hive with the Mosquito and Ladybug"),
+            ("hive-MP", "Hive with the Mosquito and Pillbug"),
+            ("hive-LP", "Hive with the Ladybug and Pillbug"),
+            ("hive-MLP", "Hive with the Mosquito, Ladybug and Pillbug"),
+        ],
+        chance: false,
+        players: 2,
+    },
+    GameEntry {
         id: "khet",
         name: "Khet 2.0",
         variants: &[
@@ -140,6 +156,7 @@ pub fn new_session(id: &str) -> Result<Box<dyn AnySession>, Error> {
         "threes" => Ok(Box::new(Match::<threes::Threes>::new(id)?)),
         "ataxx" => Ok(Box::new(Match::<ataxx::Ataxx>::new(id)?)),
         "khet" => Ok(Box::new(Match::<khet::Khet>::new(id)?)),
+        "hive" => Ok(Box::new(Match::<hive::Hive>::new(id)?)),
         _ => Err(Error::UnknownGame {
             id: id.to_string(),
             known: known_ids(),

@@ -1,0 +1,210 @@
+//! Hive's evaluator, with named terms so the explorer can say why a move was chosen.
+//!
+//! Every term is the perspective side's measure minus the opponent's, so
+//! `evaluate(pos, 0) == -evaluate(pos, 1)`. The pre-score that orders and limits moves uses a
+//! cheaper set of terms of its own (no move generation).
+
+use super::{bug_of, nb, side_of, Bug, Hive, IN_HAND, NONE, PER_SIDE, QUEEN};
+use crate::core::{Error, Evaluator, PlayerId, TermSink};
+
+/// The evaluator names, the default first.
+pub const NAMES: &[&str] = &["strong", "queens"];
+
+/// Weight of an empty cell around one's own queen (the opponent's count is subtracted).
+pub const W_LIBERTY: f64 = 60.0;
+/// Weight of an enemy piece touching one's queen... counted against: each enemy piece on the
+/// opponent's queen is worth this.
+pub const W_TOUCH: f64 = 25.0;
+/// Weight of a piece pinned by the one-hive rule (it can't move).
+pub const W_PINNED: f64 = 12.0;
+/// Weight of a piece that can move, by bug.
+pub const W_MOBILE: [(Bug, f64); 8] = [
+    (Bug::Queen, 10.0),
+    (Bug::Spider, 8.0),
+    (Bug::Beetle, 14.0),
+    (Bug::Grasshopper, 10.0),
+    (Bug::Ant, 22.0),
+    (Bug::Mosquito, 18.0),
+    (Bug::Ladybug, 14.0),
+    (Bug::Pillbug, 10.0),
+];
+/// Weight of a piece still in hand (placing later keeps options open).
+pub const W_HAND: f64 = 4.0;
+/// Weight of a beetle (or mosquito) on top of the enemy queen.
+pub const W_BEETLE_ON_QUEEN: f64 = 90.0;
+/// Weight of a pillbug or mosquito-with-pillbug next to one's own queen that can pull a piece
+/// away from it (a defence), counted against the opponent's.
+pub const W_THREAT: f64 = 20.0;
+
+/// The Hive evaluators.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum HiveEval {
+    /// Every term: queen liberties and touching pieces, pinned pieces, mobility per bug, pieces
+    /// in hand, beetles on queens, pillbug and mosquito threats. The default.
+    #[default]
+    Strong,
+    /// Queen liberties and touching pieces only.
+    Queens,
+}
+
+impl HiveEval {
+    /// The evaluator with this name; an empty name gives the default.
+    pub fn by_name(name: &str) -> Result<Self, Error> {
+        match name {
+            "" | "strong" => Ok(HiveEval::Strong),
+            "queens" => Ok(HiveEval::Queens),
+            _ => Err(Error::bad_option("evaluator", name, "strong or queens")),
+        }
+    }
+}
+
+/// Per-side measures of a position, index 0 white, 1 black.
+#[derive(Debug, Default, Clone, Copy)]
+struct Measures {
+    liberties: [f64; 2],
+    touching: [f64; 2],
+    pinned: [f64; 2],
+    mobile: [[f64; 8]; 2],
+    hand: [f64; 2],
+    on_queen: [f64; 2],
+    threat: [f64; 2],
+}
+
+fn queen_terms(h: &Hive, m: &mut Measures) {
+    for s in 0..2u8 {
+        let q = h.pos(s * PER_SIDE as u8 + QUEEN as u8);
+        if q == IN_HAND {
+            // An unplaced queen can't be surrounded: count it as fully free.
+            m.liberties[s as usize] = 6.0;
+            continue;
+        }
+        for d in 0..6 {
+            let t = h.top(nb(q, d));
+            if t == NONE {
+                m.liberties[s as usize] += 1.0;
+            } else if side_of(t) != s {
+                // An enemy piece next to s's queen counts for the enemy.
+                m.touching[1 - s as usize] += 1.0;
+            }
+        }
+        let t = h.top(q);
+        if t != NONE && side_of(t) != s {
+            m.on_queen[1 - s as usize] += 1.0;
+        }
+    }
+}
+
+fn full_terms(h: &Hive, m: &mut Measures) {
+    let pinned = h.pinned();
+    for p in 0..super::PIECES as u8 {
+        let s = side_of(p) as usize;
+        if !h.in_game(p) {
+            continue;
+        }
+        let c = h.pos(p);
+        if c == IN_HAND {
+            m.hand[s] += 1.0;
+            continue;
+        }
+        if h.top(c) != p {
+            continue;
+        }
+        if h.level(p) == 0 && pinned & (1 << p) != 0 {
+            m.pinned[s] += 1.0;
+            continue;
+        }
+        if h.queen_placed(s as u8) && h.can_move_somewhere(p) {
+            m.mobile[s][bug_of(p) as usize] += 1.0;
+        }
+        // A pillbug (or a mosquito touching one) next to its own queen can lift attackers off.
+        let b = bug_of(p);
+        if h.level(p) == 0 && (b == Bug::Pillbug || b == Bug::Mosquito) {
+            let q = h.pos(s as u8 * PER_SIDE as u8 + QUEEN as u8);
+            if q != IN_HAND && (0..6).any(|d| nb(c, d) == q) {
+                let powered = b == Bug::Pillbug
+                    || (0..6).any(|d| {
+                        let t = h.top(nb(c, d));
+                        t != NONE && bug_of(t) == Bug::Pillbug
+                    });
+                if powered {
+                    m.threat[s] += 1.0;
+                }
+            }
+        }
+    }
+}
+
+impl Evaluator<Hive> for HiveEval {
+    fn name(&self) -> &'static str {
+        match self {
+            HiveEval::Strong => "strong",
+            HiveEval::Queens => "queens",
+        }
+    }
+
+    fn evaluate<S: TermSink>(&self, pos: &Hive, perspective: PlayerId, sink: &mut S) -> f64 {
+        let mut m = Measures::default();
+        queen_terms(pos, &mut m);
+        if *self == HiveEval::Strong {
+            full_terms(pos, &mut m);
+        }
+        let (a, b) = (perspective as usize, 1 - perspective as usize);
+        let mut total = 0.0;
+        let mut term = |name: &'static str, raw: f64, w: f64, sink: &mut S| {
+            total += raw * w;
+            sink.term(name, raw, w);
+        };
+        term("queen liberties", m.liberties[a] - m.liberties[b], W_LIBERTY, sink);
+        term("pieces touching enemy queen", m.touching[a] - m.touching[b], W_TOUCH, sink);
+        if *self == HiveEval::Strong {
+            term("beetle on enemy queen", m.on_queen[a] - m.on_queen[b], W_BEETLE_ON_QUEEN, sink);
+            term("pinned pieces", m.pinned[a] - m.pinned[b], -W_PINNED, sink);
+            for &(bug, w) in &W_MOBILE {
+                let i = bug as usize;
+                let raw = m.mobile[a][i] - m.mobile[b][i];
+                if raw != 0.0 || S::ACTIVE {
+                    term(mobile_name(bug), raw, w, sink);
+                }
+            }
+            term("pieces in hand", m.hand[a] - m.hand[b], W_HAND, sink);
+            term("pillbug guards at queen", m.threat[a] - m.threat[b], W_THREAT, sink);
+        }
+        total
+    }
+
+    /// Cheap terms for ordering and limiting moves: queen liberties, pieces touching the queens,
+    /// beetles on queens and pieces in hand; no move generation.
+    fn prescore<S: TermSink>(&self, child: &Hive, perspective: PlayerId, sink: &mut S) -> f64 {
+        let mut m = Measures::default();
+        queen_terms(child, &mut m);
+        for p in 0..super::PIECES as u8 {
+            if child.in_game(p) && child.pos(p) == IN_HAND {
+                m.hand[side_of(p) as usize] += 1.0;
+            }
+        }
+        let (a, b) = (perspective as usize, 1 - perspective as usize);
+        let mut total = 0.0;
+        let mut term = |name: &'static str, raw: f64, w: f64, sink: &mut S| {
+            total += raw * w;
+            sink.term(name, raw, w);
+        };
+        term("pre: queen liberties", m.liberties[a] - m.liberties[b], W_LIBERTY, sink);
+        term("pre: touching enemy queen", m.touching[a] - m.touching[b], W_TOUCH, sink);
+        term("pre: beetle on enemy queen", m.on_queen[a] - m.on_queen[b], W_BEETLE_ON_QUEEN, sink);
+        term("pre: pieces in hand", m.hand[a] - m.hand[b], -W_HAND, sink);
+        total
+    }
+}
+
+fn mobile_name(b: Bug) -> &'static str {
+    match b {
+        Bug::Queen => "mobile queen",
+        Bug::Spider => "mobile spiders",
+        Bug::Beetle => "mobile beetles",
+        Bug::Grasshopper => "mobile grasshoppers",
+        Bug::Ant => "mobile ants",
+        Bug::Mosquito => "mobile mosquito",
+        Bug::Ladybug => "mobile ladybug",
+        Bug::Pillbug => "mobile pillbug",
+    }
+}

@@ -1,0 +1,512 @@
+//! Hive's move generation: placements, each bug's movement, the Pillbug's power, and the pieces
+//! pinned by the one-hive rule (the articulation points of the ground pieces, found in one
+//! depth-first walk, linear in the number of pieces).
+
+use super::{
+    bug_of, nb, side_of, Bug, Hive, HiveMove, CELLS, IN_HAND, NONE, PER_SIDE, PIECES, QUEEN,
+    SLOTS,
+};
+
+/// A set of cells of the torus.
+#[derive(Clone, Copy)]
+pub struct Cells([u64; CELLS / 64]);
+
+impl Cells {
+    /// No cell.
+    #[inline(always)]
+    pub fn new() -> Self {
+        Cells([0; CELLS / 64])
+    }
+    /// Adds `c`; returns whether it was new.
+    #[inline(always)]
+    pub fn insert(&mut self, c: u16) -> bool {
+        let (w, b) = ((c >> 6) as usize, c & 63);
+        let new = self.0[w] & (1 << b) == 0;
+        self.0[w] |= 1 << b;
+        new
+    }
+    /// Whether `c` is in the set.
+    #[inline(always)]
+    pub fn contains(&self, c: u16) -> bool {
+        self.0[(c >> 6) as usize] & (1 << (c & 63)) != 0
+    }
+    /// Removes `c`.
+    #[inline(always)]
+    pub fn remove(&mut self, c: u16) {
+        self.0[(c >> 6) as usize] &= !(1 << (c & 63));
+    }
+    /// The number of cells.
+    #[inline]
+    pub fn len(&self) -> u32 {
+        self.0.iter().map(|w| w.count_ones()).sum()
+    }
+    /// Whether the set is empty.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.0.iter().all(|&w| w == 0)
+    }
+    /// Calls `f` on each cell, in index order.
+    #[inline]
+    pub fn each(&self, mut f: impl FnMut(u16)) {
+        for (i, &w) in self.0.iter().enumerate() {
+            let mut w = w;
+            while w != 0 {
+                f((i as u16) << 6 | w.trailing_zeros() as u16);
+                w &= w - 1;
+            }
+        }
+    }
+}
+
+impl Default for Cells {
+    fn default() -> Self {
+        Cells::new()
+    }
+}
+
+/// The board as seen by a piece that has lifted itself off `from`.
+struct Lifted<'a> {
+    h: &'a Hive,
+    from: u16,
+}
+
+impl Lifted<'_> {
+    #[inline(always)]
+    fn height(&self, c: u16) -> u8 {
+        self.h.height(c) - (c == self.from) as u8
+    }
+    #[inline(always)]
+    fn occupied(&self, c: u16) -> bool {
+        self.height(c) != 0
+    }
+    /// A step on the ground from `a` to its (empty) neighbour in direction `d`: the two shared
+    /// neighbours may not both be occupied (a gate), and one must be (the piece keeps touching).
+    #[inline(always)]
+    fn slide(&self, a: u16, d: usize) -> bool {
+        let o1 = self.occupied(nb(a, (d + 5) % 6));
+        let o2 = self.occupied(nb(a, (d + 1) % 6));
+        o1 != o2
+    }
+    /// A step from `a` (stack height `hf` without the mover) to the neighbour in direction `d`
+    /// (height `ht`), for climbing pieces: the shared neighbours may not both be higher than
+    /// both ends; on the ground it is [`Lifted::slide`].
+    #[inline(always)]
+    fn step(&self, a: u16, d: usize, hf: u8, ht: u8) -> bool {
+        let h1 = self.height(nb(a, (d + 5) % 6));
+        let h2 = self.height(nb(a, (d + 1) % 6));
+        let top = hf.max(ht);
+        if top == 0 {
+            (h1 != 0) != (h2 != 0)
+        } else {
+            h1.min(h2) <= top
+        }
+    }
+}
+
+impl Hive {
+    /// The ground piece of an occupied cell.
+    #[inline(always)]
+    fn ground(&self, c: u16) -> u8 {
+        let mut p = self.top(c);
+        while self.lvl[p as usize] != 0 {
+            p = self.under[p as usize];
+        }
+        p
+    }
+
+    /// The pieces pinned by the one-hive rule: bit `p` is set when piece `p` lies on the ground
+    /// and the ground pieces would fall apart without it (an articulation point). Found with one
+    /// iterative depth-first walk (Hopcroft and Tarjan), linear in the number of pieces.
+    pub fn pinned(&self) -> u32 {
+        let mut start = NONE;
+        for p in 0..PIECES {
+            if self.pos[p] != IN_HAND && self.lvl[p] == 0 {
+                start = p as u8;
+                break;
+            }
+        }
+        if start == NONE {
+            return 0;
+        }
+        let mut disc = [0u8; PIECES];
+        let mut low = [0u8; PIECES];
+        let mut parent = [NONE; PIECES];
+        let mut stack = [(0u8, 0u8); PIECES];
+        let mut sp = 1;
+        stack[0] = (start, 0);
+        let mut timer = 1u8;
+        disc[start as usize] = 1;
+        low[start as usize] = 1;
+        let mut root_children = 0;
+        let mut art = 0u32;
+        while sp > 0 {
+            let (v, d) = stack[sp - 1];
+            if d < 6 {
+                stack[sp - 1].1 = d + 1;
+                let c = nb(self.pos[v as usize], d as usize);
+                if self.top[c as usize] == 0 {
+                    continue;
+                }
+                let w = self.ground(c);
+                if disc[w as usize] == 0 {
+                    timer += 1;
+                    disc[w as usize] = timer;
+                    low[w as usize] = timer;
+                    parent[w as usize] = v;
+                    if v == start {
+                        root_children += 1;
+                    }
+                    stack[sp] = (w, 0);
+                    sp += 1;
+                } else if w != parent[v as usize] {
+                    low[v as usize] = low[v as usize].min(disc[w as usize]);
+                }
+            } else {
+                sp -= 1;
+                let p = parent[v as usize];
+                if p != NONE {
+                    low[p as usize] = low[p as usize].min(low[v as usize]);
+                    if p != start && low[v as usize] >= disc[p as usize] {
+                        art |= 1 << p;
+                    }
+                }
+            }
+        }
+        if root_children > 1 {
+            art |= 1 << start;
+        }
+        art
+    }
+
+    /// The cells where the side to move may place a piece.
+    pub fn placement_cells(&self) -> Cells {
+        let mut cells = Cells::new();
+        match self.plies {
+            0 => {
+                cells.insert(super::CENTER);
+            }
+            1 => {
+                for d in 0..6 {
+                    cells.insert(nb(super::CENTER, d));
+                }
+            }
+            _ => {
+                let s = self.side() as usize;
+                let mut seen = Cells::new();
+                for p in s * PER_SIDE..(s + 1) * PER_SIDE {
+                    let c = self.pos[p];
+                    if c == IN_HAND || self.top[c as usize] != p as u8 + 1 {
+                        continue;
+                    }
+                    for d in 0..6 {
+                        let e = nb(c, d);
+                        if self.top[e as usize] != 0 || !seen.insert(e) {
+                            continue;
+                        }
+                        let clean = (0..6).all(|k| {
+                            let t = self.top[nb(e, k) as usize];
+                            t == 0 || side_of(t - 1) as usize == s
+                        });
+                        if clean {
+                            cells.insert(e);
+                        }
+                    }
+                }
+            }
+        }
+        cells
+    }
+
+    /// The pieces the side to move may place now (the lowest numbered in hand of each bug).
+    pub fn placeable(&self) -> impl Iterator<Item = u8> + '_ {
+        let s = self.side() as usize;
+        let turn = self.turn_number();
+        let queen_in_hand = self.pos[s * PER_SIDE + QUEEN] == IN_HAND;
+        let must_queen = queen_in_hand && turn == 4;
+        (0..PER_SIDE).filter_map(move |slot| {
+            let p = s * PER_SIDE + slot;
+            if self.pos[p] != IN_HAND || !self.exp.has_slot(slot) {
+                return None;
+            }
+            if slot > 0 && SLOTS[slot - 1].0 == SLOTS[slot].0 && self.pos[p - 1] == IN_HAND {
+                return None;
+            }
+            if slot == QUEEN && turn == 1 {
+                return None;
+            }
+            if must_queen && slot != QUEEN {
+                return None;
+            }
+            Some(p as u8)
+        })
+    }
+
+    /// Destinations of piece `p` (on top of its stack, free to move) moving as `bug`.
+    fn bug_moves(&self, p: u8, bug: Bug, dest: &mut Cells) {
+        let from = self.pos[p as usize];
+        let v = Lifted { h: self, from };
+        match bug {
+            Bug::Queen | Bug::Pillbug => {
+                for d in 0..6 {
+                    let b = nb(from, d);
+                    if !v.occupied(b) && v.slide(from, d) {
+                        dest.insert(b);
+                    }
+                }
+            }
+            Bug::Beetle => {
+                let hf = v.height(from);
+                for d in 0..6 {
+                    let b = nb(from, d);
+                    let ht = v.height(b);
+                    if v.step(from, d, hf, ht) {
+                        dest.insert(b);
+                    }
+                }
+            }
+            Bug::Grasshopper => {
+                for d in 0..6 {
+                    let mut c = nb(from, d);
+                    if !v.occupied(c) {
+                        continue;
+                    }
+                    while v.occupied(c) {
+                        c = nb(c, d);
+                    }
+                    dest.insert(c);
+                }
+            }
+            Bug::Spider => {
+                // Three slides without coming back to a cell.
+                for d1 in 0..6 {
+                    let c1 = nb(from, d1);
+                    if v.occupied(c1) || !v.slide(from, d1) {
+                        continue;
+                    }
+                    for d2 in 0..6 {
+                        let c2 = nb(c1, d2);
+                        if c2 == from || v.occupied(c2) || !v.slide(c1, d2) {
+                            continue;
+                        }
+                        for d3 in 0..6 {
+                            let c3 = nb(c2, d3);
+                            if c3 == from || c3 == c1 || v.occupied(c3) || !v.slide(c2, d3) {
+                                continue;
+                            }
+                            dest.insert(c3);
+                        }
+                    }
+                }
+            }
+            Bug::Ant => {
+                let mut seen = Cells::new();
+                seen.insert(from);
+                let mut queue = [0u16; 2 * PIECES + 8];
+                let (mut head, mut tail) = (0, 1);
+                queue[0] = from;
+                while head < tail {
+                    let a = queue[head];
+                    head += 1;
+                    for d in 0..6 {
+                        let b = nb(a, d);
+                        if v.occupied(b) || seen.contains(b) || !v.slide(a, d) {
+                            continue;
+                        }
+                        seen.insert(b);
+                        dest.insert(b);
+                        if tail < queue.len() {
+                            queue[tail] = b;
+                            tail += 1;
+                        }
+                    }
+                }
+            }
+            Bug::Ladybug => {
+                let hf = v.height(from);
+                for d1 in 0..6 {
+                    let c1 = nb(from, d1);
+                    let h1 = v.height(c1);
+                    if h1 == 0 || !v.step(from, d1, hf, h1) {
+                        continue;
+                    }
+                    for d2 in 0..6 {
+                        let c2 = nb(c1, d2);
+                        let h2 = v.height(c2);
+                        if h2 == 0 || !v.step(c1, d2, h1, h2) {
+                            continue;
+                        }
+                        for d3 in 0..6 {
+                            let c3 = nb(c2, d3);
+                            if c3 == from || v.occupied(c3) || !v.step(c2, d3, h2, 0) {
+                                continue;
+                            }
+                            dest.insert(c3);
+                        }
+                    }
+                }
+            }
+            Bug::Mosquito => {
+                if self.lvl[p as usize] > 0 {
+                    self.bug_moves(p, Bug::Beetle, dest);
+                    return;
+                }
+                let mut kinds = 0u8;
+                for d in 0..6 {
+                    let t = self.top(nb(from, d));
+                    if t != NONE {
+                        kinds |= 1 << bug_of(t) as u8;
+                    }
+                }
+                if kinds & (1 << Bug::Beetle as u8) != 0 {
+                    // The beetle's steps include the queen's and the pillbug's.
+                    kinds &= !((1 << Bug::Queen as u8) | (1 << Bug::Pillbug as u8));
+                }
+                if kinds & (1 << Bug::Pillbug as u8) != 0 {
+                    kinds &= !(1 << Bug::Queen as u8);
+                }
+                for b in [
+                    Bug::Queen,
+                    Bug::Spider,
+                    Bug::Beetle,
+                    Bug::Grasshopper,
+                    Bug::Ant,
+                    Bug::Ladybug,
+                    Bug::Pillbug,
+                ] {
+                    if kinds & (1 << b as u8) != 0 {
+                        self.bug_moves(p, b, dest);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The moves of the Pillbug's power for the side to move: `(piece, cell)` pairs, possibly
+    /// repeated. `pinned` is [`Hive::pinned`].
+    fn throws(&self, pinned: u32, out: &mut [(u8, u16); 72]) -> usize {
+        let s = self.side() as usize;
+        let mut n = 0;
+        let own = s * PER_SIDE;
+        for src in [own + super::PILLBUG, own + super::MOSQUITO] {
+            let c = self.pos[src];
+            if c == IN_HAND
+                || self.lvl[src] != 0
+                || self.top[c as usize] != src as u8 + 1
+                || src as u8 == self.last
+            {
+                continue;
+            }
+            if src == own + super::MOSQUITO {
+                let touches_pillbug = (0..6).any(|d| {
+                    let t = self.top(nb(c, d));
+                    t != NONE && bug_of(t) == Bug::Pillbug
+                });
+                if !touches_pillbug {
+                    continue;
+                }
+            }
+            for d in 0..6 {
+                let x = nb(c, d);
+                let t = self.top(x);
+                if t == NONE || self.lvl[t as usize] != 0 || t == self.last || pinned & (1 << t) != 0
+                {
+                    continue;
+                }
+                let v = Lifted { h: self, from: x };
+                // Up from x onto the pillbug (height 1), then down to an empty neighbour.
+                if !v.step(x, (d + 3) % 6, 0, 1) {
+                    continue;
+                }
+                for e in 0..6 {
+                    let y = nb(c, e);
+                    if v.occupied(y) || y == x || !v.step(c, e, 1, 0) {
+                        continue;
+                    }
+                    out[n] = (t, y);
+                    n += 1;
+                }
+            }
+        }
+        n
+    }
+
+    /// Fills `out` (cleared first) with the legal moves, or the pass when there is none. The game
+    /// must not be over.
+    pub fn gen_moves(&self, out: &mut Vec<HiveMove>) {
+        out.clear();
+        let cells = self.placement_cells();
+        for p in self.placeable() {
+            cells.each(|c| out.push(HiveMove { piece: p, to: c }));
+        }
+        let s = self.side() as usize;
+        if self.pos[s * PER_SIDE + QUEEN] != IN_HAND {
+            self.gen_movements(out);
+        }
+        if out.is_empty() {
+            out.push(HiveMove::PASS);
+        }
+    }
+
+    /// Whether piece `p` (on top of its stack) has somewhere to go by its own movement, ignoring
+    /// the one-hive pin and whose turn it is.
+    pub fn can_move_somewhere(&self, p: u8) -> bool {
+        let mut dest = Cells::new();
+        self.bug_moves(p, bug_of(p), &mut dest);
+        dest.remove(self.pos[p as usize]);
+        !dest.is_empty()
+    }
+
+    /// The number of legal moves (the pass counts one); the game must not be over.
+    pub fn count_moves(&self) -> u64 {
+        let mut placements = 0;
+        let np = self.placeable().count() as u64;
+        if np > 0 {
+            placements = np * self.placement_cells().len() as u64;
+        }
+        let s = self.side() as usize;
+        let mut n = placements;
+        if self.pos[s * PER_SIDE + QUEEN] != IN_HAND {
+            let mut v = Vec::with_capacity(128);
+            self.gen_movements(&mut v);
+            n += v.len() as u64;
+        }
+        n.max(1)
+    }
+
+    fn gen_movements(&self, out: &mut Vec<HiveMove>) {
+        let s = self.side() as usize;
+        let pinned = self.pinned();
+        let mut throws = [(0u8, 0u16); 72];
+        let nt = if self.exp.pillbug {
+            self.throws(pinned, &mut throws)
+        } else {
+            0
+        };
+        for p in (s * PER_SIDE) as u8..((s + 1) * PER_SIDE) as u8 {
+            let c = self.pos[p as usize];
+            if c == IN_HAND || self.top[c as usize] != p + 1 || p == self.last {
+                continue;
+            }
+            let mut dest = Cells::new();
+            if !(self.lvl[p as usize] == 0 && pinned & (1 << p) != 0) {
+                self.bug_moves(p, bug_of(p), &mut dest);
+            }
+            for &(t, y) in &throws[..nt] {
+                if t == p {
+                    dest.insert(y);
+                }
+            }
+            dest.remove(c);
+            dest.each(|y| out.push(HiveMove { piece: p, to: y }));
+        }
+        let start = out.len();
+        for &(t, y) in &throws[..nt] {
+            if side_of(t) as usize != s {
+                let m = HiveMove { piece: t, to: y };
+                if !out[start..].contains(&m) {
+                    out.push(m);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,134 @@
+//! A scripted UHP session against `plyscope::protocol::uhp`: every command, bad commands and illegal
+//! moves (answered with `err` / `invalidmove`, the game left as it was), and every answer ending in
+//! `ok`.
+
+use plyscope::protocol::uhp::{parse_clock, run, Reply, Uhp};
+
+/// Runs the engine on `script` and returns its answers, one `Vec` of lines per `ok`.
+fn session(script: &str) -> Vec<Vec<String>> {
+    let mut out = Vec::new();
+    run(script.as_bytes(), &mut out);
+    let text = String::from_utf8(out).unwrap();
+    let mut answers = Vec::new();
+    let mut cur = Vec::new();
+    for l in text.lines() {
+        if l == "ok" {
+            answers.push(std::mem::take(&mut cur));
+        } else {
+            cur.push(l.to_string());
+        }
+    }
+    assert!(cur.is_empty(), "every answer ends with ok: {text}");
+    answers
+}
+
+#[test]
+fn scripted_session_with_bad_input() {
+    let script = "\
+info
+play wS1
+newgame
+validmoves
+play wQ
+play wS1
+play bS1 wS1-
+validmoves
+play wS1 bS1-
+play wZ9
+play
+frobnicate
+bestmove depth 2
+bestmove depth 0
+bestmove time 00:00:xx
+bestmove
+undo
+undo 5
+undo 1
+newgame Base+MLP
+validmoves
+newgame Base;InProgress;Black[1];wS1
+newgame Base+Q
+newgame Base;InProgress;White[1];wS1
+options
+options set BranchingLimit 12
+options set BranchingLimit many
+options get Level
+options set Level hard
+pass
+";
+    let a = session(script);
+    let mut i = 0;
+    let mut next = || {
+        i += 1;
+        a[i - 1].clone()
+    };
+    // The greeting `run` prints at the start, then `info`.
+    let greet = next();
+    assert!(greet[0].starts_with("id Plyscope"));
+    let info = next();
+    assert_eq!(info[1], "Mosquito;Ladybug;Pillbug");
+    // play before newgame
+    assert!(next()[0].starts_with("err "));
+    assert_eq!(next(), vec!["Base;NotStarted;White[1]"]);
+    assert_eq!(next(), vec!["wS1;wB1;wG1;wA1"]);
+    // The tournament opening: no queen first.
+    assert!(next()[0].starts_with("invalidmove "));
+    assert_eq!(next(), vec!["Base;InProgress;Black[1];wS1"]);
+    assert_eq!(next(), vec!["Base;InProgress;White[2];wS1;bS1 wS1-"]);
+    let moves = next();
+    assert_eq!(moves[0].split(';').count(), 15, "{moves:?}");
+    // Touching the enemy: illegal; the game is unchanged.
+    assert!(next()[0].starts_with("invalidmove "));
+    assert!(next()[0].starts_with("invalidmove "));
+    assert!(next()[0].starts_with("err "));
+    assert!(next()[0].starts_with("err unknown command"));
+    let best = next();
+    assert_eq!(best.len(), 1);
+    assert!(moves[0].split(';').any(|m| m == best[0]), "{best:?} among {moves:?}");
+    assert!(next()[0].starts_with("err bad depth"));
+    assert!(next()[0].starts_with("err bad time"));
+    assert!(next()[0].starts_with("err bestmove needs"));
+    assert_eq!(next(), vec!["Base;InProgress;Black[1];wS1"]);
+    assert!(next()[0].starts_with("err cannot undo 5"));
+    assert_eq!(next(), vec!["Base;NotStarted;White[1]"]);
+    assert_eq!(next(), vec!["Base+MLP;NotStarted;White[1]"]);
+    assert_eq!(next()[0].split(';').count(), 7);
+    assert_eq!(next(), vec!["Base;InProgress;Black[1];wS1"]);
+    assert!(next()[0].starts_with("err unknown game type"));
+    assert!(next()[0].starts_with("err "), "a GameString whose turn disagrees");
+    let opts = next();
+    assert!(opts.iter().any(|l| l.starts_with("BranchingLimit;int;")), "{opts:?}");
+    assert!(opts.iter().any(|l| l.starts_with("Level;enum;")));
+    assert_eq!(next(), vec!["BranchingLimit;int;12;0;0;500"]);
+    assert!(next()[0].starts_with("err bad value"));
+    assert!(next()[0].starts_with("Level;enum;expert;"));
+    assert!(next()[0].starts_with("Level;enum;hard;"));
+    // The last good game is still there: Black to move has moves, so passing is illegal.
+    assert!(next()[0].starts_with("invalidmove "));
+    assert_eq!(i, a.len(), "one answer per command");
+}
+
+#[test]
+fn state_is_unchanged_by_bad_commands() {
+    let mut u = Uhp::new();
+    let _ = u.handle("newgame Base");
+    let _ = u.handle("play wG1");
+    let before = u.game().unwrap().clone();
+    for bad in ["play bG1", "play bG1 wG1", "play wG2 wG1-", "undo x", "undo 9", "play bQ wG1-", "bestmove nodes 3", "pass now"] {
+        match u.handle(bad) {
+            Reply::Lines(l) => assert!(l[0].starts_with("err") || l[0].starts_with("invalidmove"), "{bad}: {l:?}"),
+            Reply::Search(..) => panic!("{bad} started a search"),
+        }
+        assert_eq!(u.game().unwrap(), &before, "{bad} changed the game");
+    }
+}
+
+#[test]
+fn clock_parsing() {
+    assert_eq!(parse_clock("00:00:01"), Some(1));
+    assert_eq!(parse_clock("01:02:03"), Some(3723));
+    assert_eq!(parse_clock("1:2:3"), Some(3723));
+    for bad in ["", "00:60:00", "00:00", "aa:00:00", "00:00:00:00", "-1:00:00"] {
+        assert_eq!(parse_clock(bad), None, "{bad}");
+    }
+}

@@ -1,0 +1,423 @@
+// The game flow: the engine's state of the game, whose turn it is, the AI's turns (searched in the
+// engine's worker), nature's deals, the human's moves, undo and redo, pause and step, hints. No DOM
+// here: the page's views listen to the events below and draw.
+//
+// Events (`on(name, fn)`):
+//   applied(positionChanged)  a new state arrived (before it is drawn)
+//   render(lastMove)          draw the state (lastMove: the move that led to it, to animate)
+//   players()                 the side panels must be rebuilt (a new game, other players)
+//   thinking()                a search started or stopped
+//   progress(p | null)        a search's progress report (null: no search)
+//   message(text, error)      a line for the player
+//   passed(player)            the player to move had no move and passed
+//   engine-error(text)        the engine crashed or could not start
+//   tree(doc, live)           a search tree to show (live: an unfinished search's iteration)
+//   ai-played(report)         the AI's search report, as its move is played
+//   hint(report, options)     a hint's search report
+//   new-game()                a game was opened
+import { EngineClient, Cancelled } from '../engine-client.js';
+import { settings, aiPauseMs, saveSettings, searchOptions } from './settings.js';
+
+const listeners = new Map();
+
+/** Listens to one of the flow's events. */
+export function on(name, fn) {
+  if (!listeners.has(name)) listeners.set(name, []);
+  listeners.get(name).push(fn);
+}
+
+function emit(name, ...args) {
+  for (const fn of listeners.get(name) || []) fn(...args);
+}
+
+/** The games the engine has (its catalogue), once loaded. */
+export let catalogue = [];
+/** The engine's state: {game, position, to_move, players, legal, history, redo, outcome}. */
+export let state = null;
+/** A token while a search (an AI move or a hint) runs, else null. */
+export let thinking = null;
+let generation = 0; // bumped by every change made by the user, so that stale AI answers are dropped
+let animating = () => false;
+let humanMoveHook = null;
+let restartHook = null;
+
+/** The engine, in its worker. */
+export const client = new EngineClient({
+  onCrash(message) {
+    thinking = null;
+    settings.paused = true;
+    emit('engine-error', `${message}. The engine was restarted and the game kept; the AI is paused.`);
+    client.ready.then(refreshState).catch(() => {});
+  },
+});
+
+/** Tells the flow whether the board is still animating (an AI move waits for it). */
+export function setAnimating(fn) {
+  animating = fn;
+}
+
+/** While set, `hook(result)` sees each human move first and returns true when it takes over. */
+export function setHumanMoveHook(hook) {
+  humanMoveHook = hook;
+}
+
+/** While set, `hook()` replaces what "new game" (the button, Enter) does. */
+export function setRestartHook(hook) {
+  restartHook = hook;
+}
+
+/** Marks a change made by the user: answers of searches started before it are dropped. */
+export function bumpGeneration() {
+  return ++generation;
+}
+
+/** The current generation (see `bumpGeneration`). */
+export function currentGeneration() {
+  return generation;
+}
+
+/** Saves the settings and the game. */
+export function save() {
+  saveSettings(client.record);
+}
+
+/** Loads the engine's catalogue. */
+export async function loadCatalogue() {
+  catalogue = await client.catalogue();
+  return catalogue;
+}
+
+/** The catalogue entry of a game or variant id. */
+export function gameEntry(id = settings.game) {
+  const base = String(id);
+  return (
+    catalogue.find((g) => g.id === base || g.variants.some((v) => v.id === base)) ||
+    catalogue.find((g) => base.startsWith(`${g.id}-`)) ||
+    null
+  );
+}
+
+/** The index of the side to move (0, 1), or -1 (nature, the game is over, no game). */
+export function sideIndex() {
+  if (!state) return -1;
+  return state.players.indexOf(state.to_move);
+}
+
+/** Whether side `i` is played by an AI. */
+export function isAi(i) {
+  return i >= 0 && settings.sides[i] && settings.sides[i].level !== 'human';
+}
+
+/** Whether a human is to move in a game not over. */
+export function humanToMove() {
+  const i = sideIndex();
+  return i >= 0 && !isAi(i) && !state.outcome;
+}
+
+function sleep(ms) {
+  return new Promise((r) => setTimeout(r, ms));
+}
+
+function failed(e, prefix = '', suffix = '') {
+  if (!(e instanceof Cancelled)) emit('message', `${prefix}${e.message}${suffix}`, true);
+}
+
+/** Takes a new state from the engine and has it drawn and saved. */
+export function applyState(s, lastMove) {
+  if ((lastMove === 'pass' || lastMove === '0000') && state?.players.includes(state.to_move)) {
+    emit('passed', state.to_move);
+  }
+  const changed = !s || !state || s.position !== state.position;
+  state = s;
+  emit('applied', changed);
+  emit('render', lastMove);
+  save();
+}
+
+/** Asks the views to draw the state again (settings changed). */
+export function redraw() {
+  if (state) emit('render');
+}
+
+async function refreshState() {
+  try {
+    applyState(await client.state());
+    advance();
+  } catch (e) {
+    failed(e);
+  }
+}
+
+/** Stops a running search (the worker is restarted with the game). */
+export function stopThinking() {
+  if (!thinking) return;
+  thinking = null;
+  client.cancel();
+  emit('progress', null);
+  emit('thinking');
+}
+
+/** Pauses the AIs and stops their search, if one runs; returns whether one was stopped. */
+export function cancelSearch() {
+  if (!thinking) return false;
+  settings.paused = true;
+  stopThinking();
+  redraw();
+  return true;
+}
+
+/** Takes the next automatic step: nature's move, or the AI's, if it is their turn. */
+export async function advance() {
+  if (!state || state.outcome || thinking) return emit('thinking');
+  if (state.to_move === 'chance') {
+    const gen = generation;
+    await sleep(Math.min(200, aiPauseMs()));
+    if (gen !== generation || state.to_move !== 'chance') return;
+    try {
+      const r = await client.playChance();
+      if (gen !== generation) return;
+      applyState(r.state, r.played);
+      advance();
+    } catch (e) {
+      failed(e);
+    }
+    return;
+  }
+  const i = sideIndex();
+  if (!isAi(i) || settings.paused) return emit('thinking');
+  aiMove(i);
+}
+
+async function aiMove(i) {
+  const gen = generation;
+  const token = {};
+  thinking = token;
+  emit('thinking');
+  emit('progress', { fraction: 0, nodes: 0, root_done: 0, root_total: 0, depth: 0 });
+  const started = performance.now();
+  const side = settings.sides[i];
+  let report;
+  try {
+    const opts = searchOptions(side, gameEntry(state.game));
+    const live = opts.time_ms || opts.iterative_deepening;
+    report = await client.search(
+      opts,
+      (p) => {
+        if (thinking === token) emit('progress', p);
+      },
+      live
+        ? (doc) => {
+            if (thinking === token) emit('tree', doc, true);
+          }
+        : undefined,
+    );
+  } catch (e) {
+    if (thinking === token) {
+      thinking = null;
+      emit('progress', null);
+      emit('thinking');
+      failed(e, 'The AI could not move: ');
+    }
+    return;
+  }
+  // Let a quick answer's animation finish, so that AI vs AI can be followed.
+  const wait = aiPauseMs() - (performance.now() - started);
+  if (wait > 0) await sleep(wait);
+  while (animating() && aiPauseMs() > 0) await sleep(50);
+  if (thinking !== token || gen !== generation) return;
+  try {
+    const r = await client.play(report.move);
+    if (thinking !== token) return;
+    thinking = null;
+    emit('progress', null);
+    emit('ai-played', report);
+    applyState(r.state, r.played);
+    if (report.tree) emit('tree', report.tree, false);
+  } catch (e) {
+    if (thinking === token) thinking = null;
+    failed(e, 'The AI’s move was refused: ');
+    emit('thinking');
+    return;
+  }
+  if (settings.paused) {
+    emit('thinking');
+    return;
+  }
+  advance();
+}
+
+/** Plays a human's move (its text); refused while the AI is to move or thinks. */
+export async function humanPlay(text) {
+  if (!state || state.outcome) return;
+  if (thinking || !humanToMove()) {
+    emit('message', 'Wait: it is the AI’s turn.', true);
+    return;
+  }
+  generation++;
+  try {
+    const r = await client.play(text);
+    emit('message', '');
+    applyState(r.state, r.played);
+    if (humanMoveHook && humanMoveHook(r)) return;
+    advance();
+  } catch (e) {
+    failed(e);
+  }
+}
+
+/** Opens a new game of `id` (a game or variant id). */
+export async function newGame(id) {
+  stopThinking();
+  generation++;
+  try {
+    const s = await client.open(id);
+    // A random deal cannot be dealt again from its id: the record starts from the position.
+    if (gameEntry(id)?.chance && client.record) client.record.start = s.position;
+    settings.game = id;
+    emit('new-game');
+    emit('message', '');
+    applyState(s);
+    emit('players');
+    advance();
+  } catch (e) {
+    failed(e);
+  }
+}
+
+/** "New game" as the button and Enter mean it (a running mode such as a tutorial may take it). */
+export function restart(id = settings.game) {
+  if (restartHook) return restartHook();
+  return newGame(id);
+}
+
+/** Takes back a move (against an AI, back to the human's last turn). */
+export async function undo() {
+  stopThinking();
+  generation++;
+  try {
+    let s = await client.undo();
+    // Against an AI, take back to the human's last turn; a deal goes back with the swipe before it.
+    while (
+      s.history.length > 0 &&
+      (s.to_move === 'chance' || (isAi(s.players.indexOf(s.to_move)) && settings.sides.some((x) => x.level === 'human')))
+    ) {
+      s = await client.undo();
+    }
+    emit('message', '');
+    applyState(s);
+    if (!settings.paused || !isAi(sideIndex())) advance();
+  } catch (e) {
+    failed(e);
+  }
+}
+
+/** Plays a taken-back move again (against an AI, its recorded answer too). */
+export async function redo() {
+  stopThinking();
+  generation++;
+  try {
+    let s = await client.redo();
+    // Against an AI, play its recorded answer again too, back to the human's turn.
+    while (s.redo.length > 0 && !s.outcome && isAi(s.players.indexOf(s.to_move)) && settings.sides.some((x) => x.level === 'human')) {
+      s = await client.redo();
+    }
+    applyState(s);
+    advance();
+  } catch (e) {
+    failed(e);
+  }
+}
+
+/** Sets the position from its text; resolves to whether the engine took it. */
+export async function setPosition(text) {
+  stopThinking();
+  generation++;
+  try {
+    const s = await client.setPosition(text);
+    emit('message', 'Position set.');
+    applyState(s);
+    advance();
+    return true;
+  } catch (e) {
+    failed(e);
+    return false;
+  }
+}
+
+/** Replays `moves` from the start position (or the position last set); resolves to success. */
+export async function replayRecord(moves) {
+  stopThinking();
+  generation++;
+  try {
+    const r = client.record;
+    const s = await client.restore(state.game, r ? r.start : null, moves, []);
+    emit('message', `Replayed ${moves.length} move${moves.length === 1 ? '' : 's'}.`);
+    applyState(s);
+    advance();
+    return true;
+  } catch (e) {
+    failed(e, '', ' (the game is unchanged)');
+    return false;
+  }
+}
+
+/** Pauses or resumes the AI players. */
+export function togglePause() {
+  settings.paused = !settings.paused;
+  save();
+  if (settings.paused) stopThinking();
+  redraw();
+  advance();
+}
+
+/** While paused, lets the AI to move play one move. */
+export function step() {
+  if (!settings.paused || thinking || !state || state.outcome) return;
+  const i = sideIndex();
+  if (isAi(i)) aiMove(i);
+}
+
+/** A hint for the human to move: alpha-beta (the strongest level's settings) without playing. */
+export async function suggest() {
+  if (!state || state.outcome || thinking || !humanToMove()) return;
+  const gen = generation;
+  const token = {};
+  thinking = token;
+  emit('thinking');
+  // Games with chance search far more nodes a ply: their hint looks two swipes ahead by default.
+  const entry = gameEntry(state.game);
+  const chance = !!entry?.chance;
+  const strongest = settings.sides.find((x) => x.level === 'alphabeta') || { level: 'alphabeta', depth: chance ? 2 : 4, time: 0, q: 0 };
+  const opts = { ...searchOptions({ ...strongest, level: 'alphabeta', q: 0 }, entry) };
+  try {
+    const r = await client.search(opts, (p) => {
+      if (thinking === token) emit('progress', p);
+    });
+    if (thinking !== token || gen !== generation) return;
+    thinking = null;
+    emit('progress', null);
+    emit('hint', r, opts);
+  } catch (e) {
+    if (thinking === token) thinking = null;
+    emit('progress', null);
+    failed(e);
+  }
+  emit('thinking');
+}
+
+/** Starts the game: the saved one (`record`) when it replays, else a new game of the settings'. */
+export async function start(record) {
+  let s = null;
+  if (record && typeof record.game === 'string' && gameEntry(record.game)) {
+    try {
+      s = await client.restore(record.game, record.start || null, record.moves || [], record.redo || []);
+      settings.game = record.game;
+    } catch (e) {
+      emit('message', `The saved game could not be restored (${e.message}); a new game starts.`, true);
+    }
+  }
+  if (!s) s = await client.open(settings.game);
+  applyState(s);
+  emit('players');
+  advance();
+}

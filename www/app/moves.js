@@ -1,0 +1,82 @@
+// The moves around the board: buttons for moves without a cell (pass, swipes, games drawn as
+// text), the list of moves played (and taken back), and the text box with the position, the game
+// record and a move to type.
+import { state, thinking, humanToMove, humanPlay, setPosition, replayRecord } from './flow.js';
+import { moveCells } from './board.js';
+import { sayingError } from './status.js';
+
+const $ = (id) => document.getElementById(id);
+const el = {
+  moveButtons: $('move-buttons'),
+  moveList: $('move-list'),
+  positionText: $('position-text'),
+  recordText: $('record-text'),
+  loadRecord: $('load-record'),
+  setPosition: $('set-position'),
+  moveInput: $('move-input'),
+  playMove: $('play-move'),
+};
+
+/** Draws the move buttons, the move list and the text boxes for the state. */
+export function renderMoves() {
+  // Moves that have no cell (pass, swipes, games without a board adapter).
+  // At a chance turn the buttons stay (disabled by updateControls), so that the controls do not
+  // jump between a swipe and its deal.
+  const cellMoves = new Set(moveCells().map((c) => c.move));
+  if (state.to_move !== 'chance') {
+    el.moveButtons.replaceChildren();
+    for (const m of state.legal) {
+      if (cellMoves.has(m.move)) continue;
+      const b = document.createElement('button');
+      b.textContent = m.move === 'pass' ? 'Pass' : m.move === '0000' ? 'Pass (0000)' : m.move;
+      b.dataset.move = m.move;
+      b.disabled = !humanToMove() || !!thinking;
+      b.addEventListener('click', () => humanPlay(m.move));
+      el.moveButtons.append(b);
+    }
+  }
+
+  // Move list.
+  el.moveList.replaceChildren();
+  const addMove = (text, n, cls) => {
+    const li = document.createElement('li');
+    const num = document.createElement('span');
+    num.className = 'n';
+    num.textContent = `${n}.`;
+    li.append(num, document.createTextNode(text));
+    if (cls) li.className = cls;
+    el.moveList.append(li);
+  };
+  state.history.forEach((m, k) => addMove(m, k + 1, k === state.history.length - 1 ? 'last' : ''));
+  state.redo.forEach((m, k) => addMove(m, state.history.length + k + 1, 'redo'));
+  el.moveList.scrollTop = el.moveList.scrollHeight;
+
+  if (document.activeElement !== el.positionText) el.positionText.value = state.position;
+  // Moves may contain spaces (Threes' deals): such records are written with commas.
+  const sep = state.history.some((m) => /\s/.test(m)) ? ', ' : ' ';
+  if (document.activeElement !== el.recordText) el.recordText.value = state.history.join(sep);
+}
+
+el.setPosition.addEventListener('click', async () => {
+  const ok = await setPosition(el.positionText.value.trim());
+  // Refused: the game is unchanged, show its position again.
+  if (!ok && state) el.positionText.value = state.position;
+});
+
+/** Replays a pasted game record from the start position (or the position last set). */
+el.loadRecord.addEventListener('click', async () => {
+  const text = el.recordText.value.trim();
+  const moves = text ? (text.includes(',') ? text.split(',') : text.split(/\s+/)).map((m) => m.trim()).filter(Boolean) : [];
+  const ok = await replayRecord(moves);
+  if (!ok && state) el.recordText.value = state.history.join(' ');
+});
+
+el.playMove.addEventListener('click', () => {
+  const text = el.moveInput.value.trim();
+  if (text) humanPlay(text).then(() => {
+    if (!sayingError()) el.moveInput.value = '';
+  });
+});
+el.moveInput.addEventListener('keydown', (ev) => {
+  if (ev.key === 'Enter') el.playMove.click();
+});

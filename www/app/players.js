@@ -1,0 +1,117 @@
+// The players panel: for each side, human or an AI level, and the AI's knobs (depth, time, the
+// randomness quotient); the names and colours the page gives the players.
+import { titleCase } from '../games.js';
+import { LEVELS, settings } from './settings.js';
+import { state, thinking, gameEntry, sideIndex, isAi, save, stopThinking, redraw, advance } from './flow.js';
+import { adapter } from './board.js';
+import { say } from './status.js';
+
+const panel = document.getElementById('players');
+
+/** A player's name as shown: short names (x, o) in capitals, others in title case. */
+export function playerName(name) {
+  return name && name.length <= 2 ? name.toUpperCase() : titleCase(name);
+}
+
+/** A level's name; in games with chance the strongest level runs expectimax. */
+export function levelName(id) {
+  if (id === 'alphabeta' && gameEntry(state?.game ?? settings.game)?.chance) return 'Expectimax';
+  return LEVELS.find((l) => l.id === id).name;
+}
+
+/** The colour of side `i`'s pieces. */
+export function pieceColour(i) {
+  const style = adapter?.style;
+  if (style === 'marks') return i === 0 ? '#c0392b' : '#1f5fa8';
+  return i === 0 ? '#161616' : '#f4f4f0';
+}
+
+/** Builds the players panel from the settings. */
+export function renderPlayers() {
+  panel.replaceChildren();
+  const names = state ? state.players : ['one', 'two'];
+  names.forEach((name, i) => {
+    const side = settings.sides[i];
+    const fs = document.createElement('fieldset');
+    fs.className = 'player';
+    fs.dataset.testid = `player-${i}`;
+    const lg = document.createElement('legend');
+    const chip = document.createElement('span');
+    chip.className = 'chip';
+    chip.style.background = pieceColour(i);
+    lg.append(chip, document.createTextNode(`${playerName(name)} (player ${i === 0 ? 'one' : 'two'})`));
+    fs.append(lg);
+
+    const levelLabel = document.createElement('label');
+    levelLabel.textContent = 'Plays as';
+    const sel = document.createElement('select');
+    sel.dataset.testid = `side-${i}-level`;
+    sel.id = `side-${i}-level`;
+    levelLabel.htmlFor = sel.id;
+    for (const l of LEVELS) sel.append(new Option(levelName(l.id), l.id, false, l.id === side.level));
+    sel.addEventListener('change', () => {
+      setLevel(i, sel.value);
+    });
+    fs.append(levelLabel, sel);
+
+    const knobs = document.createElement('div');
+    knobs.className = 'knobs';
+    knobs.hidden = !['hard', 'alphabeta'].includes(side.level) && side.level !== 'easy';
+    const knob = (key, label, min, max, title, enabled) => {
+      const lab = document.createElement('label');
+      lab.title = title;
+      const span = document.createElement('span');
+      span.textContent = label;
+      const inp = document.createElement('input');
+      inp.type = 'number';
+      inp.min = String(min);
+      inp.max = String(max);
+      inp.value = String(side[key]);
+      inp.disabled = !enabled;
+      inp.dataset.testid = `side-${i}-${key}`;
+      inp.addEventListener('change', () => {
+        const v = Math.round(Number(inp.value));
+        side[key] = Number.isFinite(v) ? Math.min(max, Math.max(min, v)) : side[key];
+        inp.value = String(side[key]);
+        save();
+      });
+      lab.append(span, inp);
+      knobs.append(lab);
+    };
+    const deep = side.level === 'hard' || side.level === 'alphabeta';
+    knob('depth', 'Depth', 1, 64, 'How many plies ahead the AI looks (with a time limit, at most that deep)', deep);
+    knob('time', 'Time (ms)', 0, 60000, 'Time budget per move for alpha-beta (0: no limit, depth only)', side.level === 'alphabeta');
+    knob('q', 'Randomness Q', 0, 99, 'The k-th best move is chosen with probability (Q-1)/Q^k; 0 means always the best', true);
+    fs.append(knobs);
+    panel.append(fs);
+  });
+}
+
+/** Sets side `i`'s level; the AI moves at once if it is its turn. */
+export function setLevel(i, level) {
+  settings.sides[i].level = level;
+  renderPlayers();
+  save();
+  if (thinking && !isAi(sideIndex())) stopThinking();
+  redraw();
+  say(`${playerName(state?.players[i] ?? `player ${i + 1}`)} is now ${levelName(level)}.`);
+  advance();
+}
+
+/** Raises (+1) or lowers (-1) side `i`'s level. */
+export function changeLevel(i, delta) {
+  const at = LEVELS.findIndex((l) => l.id === settings.sides[i].level);
+  const next = Math.min(LEVELS.length - 1, Math.max(0, at + delta));
+  if (next !== at) setLevel(i, LEVELS[next].id);
+}
+
+/** One-player games: the AI (the strongest level) takes over, or hands back to the human. */
+export function toggleAiPlays() {
+  if (!state || state.players.length !== 1) return;
+  const side = settings.sides[0];
+  if (side.level === 'human') {
+    side.level = 'alphabeta';
+    settings.paused = false;
+  } else side.level = 'human';
+  setLevel(0, side.level);
+}
