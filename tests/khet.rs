@@ -624,3 +624,99 @@ fn the_last_shot_is_kept_for_the_board_view() {
         [p.piece_at(square("c5")), p.piece_at(square("c8"))]
     );
 }
+
+#[test]
+fn a_recorded_tree_validates_and_names_the_terms() {
+    use plyscope::search::{search, Hooks, SearchConfig};
+    use plyscope::tree::Node;
+    let validator = common::tree_schema();
+    let start = Khet::new(Setup::ClassicHorus);
+    let r = search(
+        &start,
+        &KhetEval::Strong,
+        &SearchConfig {
+            depth: 2,
+            record_tree: true,
+            seed: Some(2),
+            branching_limit: 12,
+            ..Default::default()
+        },
+        Hooks::default(),
+    )
+    .unwrap();
+    let doc = r.tree.expect("a tree");
+    assert_eq!(doc.game, "khet-classic-horus");
+    let v: serde_json::Value = serde_json::from_str(&doc.to_json()).unwrap();
+    let errors: Vec<String> = validator.iter_errors(&v).map(|e| e.to_string()).collect();
+    assert!(errors.is_empty(), "{errors:?}");
+    fn walk<'a>(n: &'a Node, out: &mut Vec<&'a Node>) {
+        out.push(n);
+        n.children.iter().for_each(|c| walk(c, out));
+    }
+    let mut nodes = Vec::new();
+    walk(&doc.root, &mut nodes);
+    // The best 12 by pre-score, and one node standing for the moves the limit cut.
+    assert_eq!(
+        doc.root.children.len(),
+        13,
+        "the branching limit keeps the best 12 by pre-score"
+    );
+    let leaf = nodes
+        .iter()
+        .find_map(|n| n.eval.as_ref())
+        .expect("evaluated leaves");
+    let names: Vec<&str> = leaf.terms.iter().map(|t| t.name.as_str()).collect();
+    assert!(
+        names.contains(&"pharaoh exposure") && names.contains(&"laser path"),
+        "{names:?}"
+    );
+    let sum: f64 = leaf.terms.iter().map(|t| t.value).sum();
+    assert!((sum - leaf.total).abs() < 1e-6);
+}
+
+#[test]
+fn mangled_text_never_panics() {
+    let mut rng = plyscope::core::Rng::seeded(99);
+    let alphabet: Vec<char> = "PSAKXHpsakxhnesw/ 0123456789rcw=-+é\t".chars().collect();
+    let seeds = [
+        Setup::Classic.start_text(),
+        Setup::DynastyHorus.start_text(),
+    ];
+    let p = Khet::default();
+    let mut ok = 0;
+    for i in 0..20_000 {
+        let mut chars: Vec<char> = seeds[i % 2].chars().collect();
+        for _ in 0..1 + rng.below(3) {
+            let at = rng.below(chars.len() as u64) as usize;
+            match rng.below(3) {
+                0 => chars[at] = alphabet[rng.below(alphabet.len() as u64) as usize],
+                1 => {
+                    chars.remove(at);
+                }
+                _ => chars.insert(at, alphabet[rng.below(alphabet.len() as u64) as usize]),
+            }
+        }
+        let text: String = chars.into_iter().collect();
+        if let Ok(q) = Khet::from_position_text("khet", &text) {
+            ok += 1;
+            assert_eq!(
+                Khet::from_position_text("khet", &q.position_text())
+                    .unwrap()
+                    .position_text(),
+                q.position_text()
+            );
+        }
+        let mv: String = text
+            .chars()
+            .skip(rng.below(text.len() as u64) as usize)
+            .take(1 + rng.below(6) as usize)
+            .collect();
+        if let Ok(m) = p.parse_move(&mv) {
+            let mut c = p.clone();
+            if c.play(m).is_err() {
+                assert_eq!(c, p);
+            }
+        }
+    }
+    assert!(ok > 100, "{ok}");
+}

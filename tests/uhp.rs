@@ -84,7 +84,10 @@ pass
     assert!(next()[0].starts_with("err unknown command"));
     let best = next();
     assert_eq!(best.len(), 1);
-    assert!(moves[0].split(';').any(|m| m == best[0]), "{best:?} among {moves:?}");
+    assert!(
+        moves[0].split(';').any(|m| m == best[0]),
+        "{best:?} among {moves:?}"
+    );
     assert!(next()[0].starts_with("err bad depth"));
     assert!(next()[0].starts_with("err bad time"));
     assert!(next()[0].starts_with("err bestmove needs"));
@@ -95,9 +98,15 @@ pass
     assert_eq!(next()[0].split(';').count(), 7);
     assert_eq!(next(), vec!["Base;InProgress;Black[1];wS1"]);
     assert!(next()[0].starts_with("err unknown game type"));
-    assert!(next()[0].starts_with("err "), "a GameString whose turn disagrees");
+    assert!(
+        next()[0].starts_with("err "),
+        "a GameString whose turn disagrees"
+    );
     let opts = next();
-    assert!(opts.iter().any(|l| l.starts_with("BranchingLimit;int;")), "{opts:?}");
+    assert!(
+        opts.iter().any(|l| l.starts_with("BranchingLimit;int;")),
+        "{opts:?}"
+    );
     assert!(opts.iter().any(|l| l.starts_with("Level;enum;")));
     assert_eq!(next(), vec!["BranchingLimit;int;12;0;0;500"]);
     assert!(next()[0].starts_with("err bad value"));
@@ -114,9 +123,21 @@ fn state_is_unchanged_by_bad_commands() {
     let _ = u.handle("newgame Base");
     let _ = u.handle("play wG1");
     let before = u.game().unwrap().clone();
-    for bad in ["play bG1", "play bG1 wG1", "play wG2 wG1-", "undo x", "undo 9", "play bQ wG1-", "bestmove nodes 3", "pass now"] {
+    for bad in [
+        "play bG1",
+        "play bG1 wG1",
+        "play wG2 wG1-",
+        "undo x",
+        "undo 9",
+        "play bQ wG1-",
+        "bestmove nodes 3",
+        "pass now",
+    ] {
         match u.handle(bad) {
-            Reply::Lines(l) => assert!(l[0].starts_with("err") || l[0].starts_with("invalidmove"), "{bad}: {l:?}"),
+            Reply::Lines(l) => assert!(
+                l[0].starts_with("err") || l[0].starts_with("invalidmove"),
+                "{bad}: {l:?}"
+            ),
             Reply::Search(..) => panic!("{bad} started a search"),
         }
         assert_eq!(u.game().unwrap(), &before, "{bad} changed the game");
@@ -128,7 +149,14 @@ fn clock_parsing() {
     assert_eq!(parse_clock("00:00:01"), Some(1));
     assert_eq!(parse_clock("01:02:03"), Some(3723));
     assert_eq!(parse_clock("1:2:3"), Some(3723));
-    for bad in ["", "00:60:00", "00:00", "aa:00:00", "00:00:00:00", "-1:00:00"] {
+    for bad in [
+        "",
+        "00:60:00",
+        "00:00",
+        "aa:00:00",
+        "00:00:00:00",
+        "-1:00:00",
+    ] {
         assert_eq!(parse_clock(bad), None, "{bad}");
     }
 }

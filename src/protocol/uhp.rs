@@ -179,7 +179,10 @@ impl Uhp {
             return err("play needs a move, e.g. play wS1 or play bG1 -wS1");
         }
         if h.turn() == Turn::Terminal {
-            return Reply::Lines(vec![format!("invalidmove the game is over ({})", opening_state(h))]);
+            return Reply::Lines(vec![format!(
+                "invalidmove the game is over ({})",
+                opening_state(h)
+            )]);
         }
         let m = match h.parse_move(text) {
             Ok(m) => m,
@@ -250,11 +253,21 @@ impl Uhp {
                     let ms = (s * 1000).saturating_sub((s * 1000 / 20).min(200));
                     self.config(None, Some(ms))
                 }
-                _ => return err(format!("bad time {:?}: expected hh:mm:ss, more than zero, at most 24:00:00", shown(t))),
+                _ => {
+                    return err(format!(
+                        "bad time {:?}: expected hh:mm:ss, more than zero, at most 24:00:00",
+                        shown(t)
+                    ))
+                }
             },
             ["depth", d] => match d.parse::<u32>() {
                 Ok(n) if (1..=MAX_DEPTH).contains(&n) => self.config(Some(n), None),
-                _ => return err(format!("bad depth {:?}: expected a whole number from 1 to {MAX_DEPTH}", shown(d))),
+                _ => {
+                    return err(format!(
+                        "bad depth {:?}: expected a whole number from 1 to {MAX_DEPTH}",
+                        shown(d)
+                    ))
+                }
             },
             _ => return err("bestmove needs a limit: bestmove time hh:mm:ss or bestmove depth N"),
         };
@@ -270,14 +283,16 @@ impl Uhp {
         } else {
             match rest.parse::<usize>() {
                 Ok(n) if n >= 1 => n,
-                _ => return err(format!("bad undo count {:?}: expected a whole number, at least 1", shown(rest))),
+                _ => {
+                    return err(format!(
+                        "bad undo count {:?}: expected a whole number, at least 1",
+                        shown(rest)
+                    ))
+                }
             }
         };
         if n > self.past.len() {
-            return err(format!(
-                "cannot undo {n} moves: {} played",
-                self.past.len()
-            ));
+            return err(format!("cannot undo {n} moves: {} played", self.past.len()));
         }
         let keep = self.past.len() - n;
         let back = self.past[keep].clone();
@@ -292,14 +307,22 @@ impl Uhp {
         let d = Options::default();
         let level_names: Vec<&str> = levels::LEVELS.iter().map(|l| l.name).collect();
         vec![
-            format!("Level;enum;{};{};{}", o.level, d.level, level_names.join(";")),
+            format!(
+                "Level;enum;{};{};{}",
+                o.level,
+                d.level,
+                level_names.join(";")
+            ),
             format!(
                 "Evaluator;enum;{};{};{}",
                 o.evaluator,
                 d.evaluator,
                 crate::games::hive::eval::NAMES.join(";")
             ),
-            format!("BranchingLimit;int;{};{};0;500", o.branching_limit, d.branching_limit),
+            format!(
+                "BranchingLimit;int;{};{};0;500",
+                o.branching_limit, d.branching_limit
+            ),
             format!(
                 "RandomnessQuotient;int;{};{};0;1000",
                 o.randomness_quotient, d.randomness_quotient
@@ -370,7 +393,11 @@ fn opening_state(h: &Hive) -> &'static str {
 
 /// Finds the move for a `bestmove` (a book move in the first two turns when randomness is on,
 /// else a search, stopped early when `stop` is raised) and writes it.
-pub fn best_move(pos: &Hive, cfg: &SearchConfig, stop: Option<&AtomicBool>) -> Result<String, String> {
+pub fn best_move(
+    pos: &Hive,
+    cfg: &SearchConfig,
+    stop: Option<&AtomicBool>,
+) -> Result<String, String> {
     let mut rng = cfg.seed.map(Rng::seeded).unwrap_or_else(Rng::from_entropy);
     if cfg.randomness_quotient > 1 {
         if let Some(m) = opening::book_move(pos, &mut rng) {

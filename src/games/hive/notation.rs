@@ -6,8 +6,7 @@
 //! south-east (`\`); a mark before it means west (`-`), south-west (`/`) or north-west (`\`).
 
 use super::{
-    nb, piece_name, Bug, Expansions, Hive, HiveMove, CENTER, IN_HAND, NONE, PER_SIDE,
-    SLOTS,
+    nb, piece_name, Bug, Expansions, Hive, HiveMove, CENTER, IN_HAND, NONE, PER_SIDE, SLOTS,
 };
 use crate::core::{Game, Outcome, ParseMoveError, ParsePositionError};
 
@@ -122,7 +121,10 @@ pub fn parse_move(h: &Hive, text: &str) -> Result<HiveMove, ParseMoveError> {
         ));
     }
     if reference == piece && dir.is_none() {
-        return Err(ParseMoveError::new(text, "a reference piece other than the moving one"));
+        return Err(ParseMoveError::new(
+            text,
+            "a reference piece other than the moving one",
+        ));
     }
     let to = match dir {
         None => at,
@@ -239,9 +241,9 @@ pub fn from_game_string(text: &str) -> Result<Hive, ParsePositionError> {
         ));
     }
     for &(at, mv) in &fields[3..] {
-        let m = h.parse_move(mv).map_err(|e| {
-            ParsePositionError::at(text, at, format!("a move: {}", e.expected))
-        })?;
+        let m = h
+            .parse_move(mv)
+            .map_err(|e| ParsePositionError::at(text, at, format!("a move: {}", e.expected)))?;
         let mut next = h.clone();
         next.play(m).map_err(|e| {
             ParsePositionError::at(text, at, format!("a legal move ({mv}: {})", e.reason))
