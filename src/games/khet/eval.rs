@@ -13,7 +13,7 @@ use super::{
     next_square, piece_facing, piece_kind, piece_owner, Khet, KhetMove, Kind, MoveKind, CELLS,
     SPHINX_SQUARE,
 };
-use crate::core::{Error, Evaluator, PlayerId, TermSink};
+use crate::core::{Error, Evaluator, PlayerId, TermSink, ValueUnit};
 
 /// The evaluator names, the default first.
 pub const NAMES: &[&str] = &["strong", "material"];
@@ -216,6 +216,15 @@ impl Evaluator<Khet> for KhetEval {
         match self {
             KhetEval::Strong => "strong",
             KhetEval::Material => "material",
+        }
+    }
+
+    fn unit(&self) -> ValueUnit {
+        ValueUnit {
+            per_unit: W_PYRAMID,
+            name: "pyramids",
+            one: "pyramid",
+            decimals: 1,
         }
     }
 
