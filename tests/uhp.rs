@@ -2,13 +2,15 @@
 //! moves (answered with `err` / `invalidmove`, the game left as it was), and every answer ending in
 //! `ok`.
 
+mod common;
+
 use plyscope::protocol::uhp::{parse_clock, run, Reply, Uhp};
 
 /// Runs the engine on `script` and returns its answers, one `Vec` of lines per `ok`.
 fn session(script: &str) -> Vec<Vec<String>> {
-    let mut out = Vec::new();
-    run(script.as_bytes(), &mut out);
-    let text = String::from_utf8(out).unwrap();
+    let out = plyscope::protocol::driver::SharedBuffer::default();
+    run(std::io::Cursor::new(script.to_string()), out.clone());
+    let text = out.text();
     let mut answers = Vec::new();
     let mut cur = Vec::new();
     for l in text.lines() {
@@ -159,4 +161,34 @@ fn clock_parsing() {
     ] {
         assert_eq!(parse_clock(bad), None, "{bad}");
     }
+}
+
+/// On the shared driver: a `bestmove` search runs while the input is read; `info` is answered at
+/// once, and `stop` ends the search, which answers with a legal move and `ok`. `bestmove depth 64`
+/// never ends by itself in a test's time. The end of the input stops a search too.
+#[test]
+fn a_search_is_stopped_and_info_answered_while_it_runs() {
+    let mut c = common::conversation::Conversation::in_process(run);
+    c.wait_prefix("ok");
+    c.send("newgame Base");
+    c.wait_prefix("ok");
+    c.send("validmoves");
+    let moves = c.wait_prefix("ok");
+    c.send("bestmove depth 64");
+    c.send("info");
+    let info = c.wait_prefix("ok");
+    assert!(
+        info[0].starts_with("id Plyscope"),
+        "info answered during the search: {info:?}"
+    );
+    c.send("stop");
+    let best = c.wait_prefix("ok");
+    assert_eq!(best.len(), 2, "{best:?}");
+    assert!(
+        moves[0].split(';').any(|m| m == best[0]),
+        "{best:?} among {moves:?}"
+    );
+    c.send("bestmove depth 64");
+    let (lines, _) = c.finish();
+    assert_eq!(lines.last().map(String::as_str), Some("ok"), "{lines:?}");
 }

@@ -18,8 +18,9 @@
 use crate::core::{Game, Rng, Turn};
 use crate::games::hive::notation::{game_string, parse_game_type};
 use crate::games::hive::{levels, opening, Hive, HiveEval};
+use crate::protocol::driver::{self, Disposition, InputError, Job, Output, Protocol, Task};
 use crate::search::{search, Hooks, SearchConfig};
-use std::io::{BufRead, Write};
+use std::io::{Read, Write};
 use std::sync::atomic::AtomicBool;
 
 /// The engine's name as `info` gives it.
@@ -418,34 +419,61 @@ pub fn best_move(
     }
 }
 
-/// Runs the engine: reads commands from `input` until its end, answers on `output`.
-pub fn run<R: BufRead, W: Write>(input: R, mut output: W) {
-    let mut uhp = Uhp::new();
-    let say = |out: &mut W, text: &str| {
-        let _ = writeln!(out, "{text}");
-        let _ = out.flush();
-    };
-    say(&mut output, ENGINE_ID);
-    say(&mut output, CAPABILITIES);
-    say(&mut output, "ok");
-    for line in input.lines() {
-        let Ok(line) = line else { break };
-        if line.trim() == "exit" || line.trim() == "quit" {
-            break;
+impl Protocol for Uhp {
+    fn greet(&mut self, out: &Output) {
+        out.line(ENGINE_ID);
+        out.line(CAPABILITIES);
+        out.line("ok");
+    }
+
+    fn disposition(&self, cmd: &str) -> Disposition {
+        match cmd {
+            "exit" | "quit" => Disposition::Quit,
+            // `info` is answered while a search runs; any other command stops it first (the
+            // stopped search still prints its move and `ok`), `stop` included.
+            "info" => Disposition::Now,
+            _ => Disposition::StopFirst,
         }
-        match uhp.handle(&line) {
+    }
+
+    fn handle(&mut self, words: &[&str], out: &Output) -> Option<Task> {
+        if matches!(words.first(), Some(&"exit" | &"quit")) {
+            return None;
+        }
+        if words == ["stop"] {
+            // Nothing to answer: a running search has just ended and answered.
+            return None;
+        }
+        match Uhp::handle(self, &words.join(" ")) {
             Reply::Lines(ls) => {
                 for l in ls {
-                    say(&mut output, &l);
+                    out.line(&l);
                 }
+                out.line("ok");
+                None
             }
-            Reply::Search(pos, cfg) => match best_move(&pos, &cfg, None) {
-                Ok(m) => say(&mut output, &m),
-                Err(e) => say(&mut output, &format!("err {e}")),
-            },
+            Reply::Search(pos, cfg) => Some(Box::new(move |job: &Job| {
+                match best_move(&pos, &cfg, Some(&job.stop)) {
+                    Ok(m) => job.out.line(&m),
+                    Err(e) => job.out.line(&format!("err {e}")),
+                }
+                job.out.line("ok");
+            })),
         }
-        say(&mut output, "ok");
     }
+
+    fn input_error(&mut self, error: &InputError, out: &Output) {
+        out.line(&format!("err {error}"));
+        out.line("ok");
+    }
+}
+
+/// Runs the engine on the shared [`driver`](super::driver): reads commands from `input` until
+/// `exit` or its end, answers on `output`. A `bestmove` search runs while the input is read: `info`
+/// is answered at once, and any other command (`stop` included), `exit` and the end of the input
+/// stop the search first (it still answers with its move and `ok`).
+pub fn run<R: Read + Send + 'static, W: Write + Send + 'static>(input: R, output: W) {
+    driver::run(Uhp::new(), input, output);
 }
 
 /// At most the first 60 characters of `text`, so that a huge input is never echoed whole.

@@ -68,7 +68,10 @@ pub fn parse_move(h: &Hive, text: &str) -> Result<HiveMove, ParseMoveError> {
     let Some(piece) = parse_piece(first) else {
         return Err(ParseMoveError::new(
             text,
-            format!("a piece name such as wQ, bS2 or wM first, not {first:?}"),
+            format!(
+                "a piece name such as wQ, bS2 or wM first, not {}",
+                crate::core::shown(first)
+            ),
         ));
     };
     if !h.in_game(piece) {
@@ -110,7 +113,10 @@ pub fn parse_move(h: &Hive, text: &str) -> Result<HiveMove, ParseMoveError> {
     let Some(reference) = parse_piece(name) else {
         return Err(ParseMoveError::new(
             text,
-            format!("a reference piece name such as wS1 (with -, / or \\ before or after it), not {target:?}"),
+            format!(
+                "a reference piece name such as wS1 (with -, / or \\ before or after it), not {}",
+                crate::core::shown(target)
+            ),
         ));
     };
     let at = h.pos[reference as usize];
@@ -246,7 +252,11 @@ pub fn from_game_string(text: &str) -> Result<Hive, ParsePositionError> {
             .map_err(|e| ParsePositionError::at(text, at, format!("a move: {}", e.expected)))?;
         let mut next = h.clone();
         next.play(m).map_err(|e| {
-            ParsePositionError::at(text, at, format!("a legal move ({mv}: {})", e.reason))
+            ParsePositionError::at(
+                text,
+                at,
+                format!("a legal move ({}: {})", crate::core::shown(mv), e.reason),
+            )
         })?;
         h = next;
     }
