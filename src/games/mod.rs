@@ -5,6 +5,7 @@
 
 pub mod ataxx;
 pub mod hive;
+pub mod khet;
 pub mod reversi;
 mod session;
 pub mod threes;
@@ -12,7 +13,9 @@ pub mod tictactoe;
 
 pub use session::{AnySession, Match, MoveInfo, RootMoveReport, SearchReport};
 
-use crate::core::{perft, split_variant, Error, Evaluator, Game, PerftConvention};
+use crate::core::{
+    perft_within, split_variant, Error, Evaluator, Game, PerftConvention, PerftLimit, Unbounded,
+};
 
 /// What the registry needs beyond [`Game`]: how to make a game from its id, and its evaluators.
 pub trait Playable: Game + Sized {
@@ -33,9 +36,15 @@ pub trait Playable: Game + Sized {
         PerftConvention::FinishedCountsOne
     }
 
-    /// Perft from this position with the game's convention; games with a faster one override it.
+    /// Perft from this position with the game's convention.
     fn perft(&self, depth: u32) -> u64 {
-        perft(self, depth, Self::perft_convention())
+        self.perft_within(depth, &mut Unbounded).unwrap_or_default()
+    }
+
+    /// Perft within a budget (a stop flag, a deadline, a number of leaves): `None` when the budget
+    /// ran out first. Games with a faster perft override it.
+    fn perft_within<L: PerftLimit>(&self, depth: u32, budget: &mut L) -> Option<u64> {
+        perft_within(self, depth, Self::perft_convention(), budget)
     }
 }
 
@@ -106,6 +115,28 @@ pub const CATALOGUE: &[GameEntry] = &[
         players: 2,
     },
     GameEntry {
+        id: "khet",
+        name: "Khet 2.0",
+        variants: &[
+            ("khet-imhotep", "Khet 2.0, Imhotep"),
+            ("khet-dynasty", "Khet 2.0, Dynasty"),
+            (
+                "khet-classic-horus",
+                "Khet 2.0, Classic with the Eye of Horus",
+            ),
+            (
+                "khet-imhotep-horus",
+                "Khet 2.0, Imhotep with the Eye of Horus",
+            ),
+            (
+                "khet-dynasty-horus",
+                "Khet 2.0, Dynasty with the Eye of Horus",
+            ),
+        ],
+        chance: false,
+        players: 2,
+    },
+    GameEntry {
         id: "threes",
         name: "Threes",
         variants: &[("threes-1", "Threes, the deal from seed 1 (any threes-S)")],
@@ -132,6 +163,7 @@ pub fn new_session(id: &str) -> Result<Box<dyn AnySession>, Error> {
         "reversi" => Ok(Box::new(Match::<reversi::Reversi>::new(id)?)),
         "threes" => Ok(Box::new(Match::<threes::Threes>::new(id)?)),
         "ataxx" => Ok(Box::new(Match::<ataxx::Ataxx>::new(id)?)),
+        "khet" => Ok(Box::new(Match::<khet::Khet>::new(id)?)),
         "hive" => Ok(Box::new(Match::<hive::Hive>::new(id)?)),
         _ => Err(Error::UnknownGame {
             id: id.to_string(),
