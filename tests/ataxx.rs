@@ -579,3 +579,44 @@ fn mangled_text_and_bytes_never_panic() {
     }
     assert!(read > 0);
 }
+
+#[test]
+fn search_reports_read_in_pieces_for_the_player_who_searched() {
+    let s = new_session("ataxx").unwrap();
+    let cfg = plyscope::search::SearchConfig {
+        depth: 2,
+        ..Default::default()
+    };
+    let r = s.search(&cfg, Default::default()).unwrap();
+    assert_eq!(r.viewer, "black");
+    let t = &r.value_text.text;
+    assert!(
+        t.ends_with("pieces") || t.ends_with("piece") || t == "even",
+        "{t}"
+    );
+    assert!(r.value_text.amount.is_some() && r.value_text.decided.is_none());
+    for m in &r.root_moves {
+        let a = m.value_text.amount.unwrap();
+        assert!(
+            (a * 100.0 - m.value).abs() < 1e-9,
+            "{a} pieces for value {}",
+            m.value
+        );
+    }
+    let doc = r.tree.map(|d| d.chosen.unwrap().value_text);
+    assert!(doc.is_none() || doc.unwrap().is_some());
+}
+
+#[test]
+fn a_won_ataxx_line_reads_as_a_win_in_plies() {
+    let eval = AtaxxEval::Strong;
+    let t = eval.describe(plyscope::core::WIN_SCORE - 3.0);
+    assert_eq!(
+        (t.text.as_str(), t.decided, t.amount),
+        ("win in 3 plies", Some(3), None)
+    );
+    let t = eval.describe(-(plyscope::core::WIN_SCORE - 1.0));
+    assert_eq!((t.text.as_str(), t.decided), ("loss in 1 ply", Some(-1)));
+    assert_eq!(eval.describe(-250.0).text, "\u{2212}2.5 pieces");
+    assert_eq!(eval.describe(0.4).text, "even");
+}

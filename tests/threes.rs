@@ -1294,3 +1294,19 @@ fn late() {
         );
     }
 }
+
+#[test]
+fn threes_values_read_as_board_quality_or_a_loss_never_as_raw_numbers() {
+    use plyscope::games::threes::eval::{FLOOR, LOST};
+    let eval = <plyscope::games::threes::Threes as Playable>::evaluator("").unwrap();
+    let t = eval.describe(16_739.0);
+    assert_eq!(t.text, "board quality 16.7k");
+    let t = eval.describe(LOST + 3_000.0);
+    assert_eq!(
+        (t.text.as_str(), t.decided),
+        ("lost within 3 plies", Some(-3))
+    );
+    let t = eval.describe(FLOOR - 10_000.0);
+    assert_eq!(t.text, "some lines lose");
+    assert!(!t.text.chars().any(|c| c.is_ascii_digit()));
+}

@@ -4,14 +4,16 @@
 import { settings, SPEEDS, loadSettings, firstVisit } from './app/settings.js';
 import * as flow from './app/flow.js';
 import { state, client, gameEntry } from './app/flow.js';
-import { board, view, renderBoard, resetBoard, clearSelection, updateBoardDecor, cellCenterOf } from './app/board.js';
-import { renderStatus, updateControls, setProgress, showSummary, say, showEngineError } from './app/status.js';
+import { board, view, renderBoard, resetBoard, clearSelection, updateBoardDecor, cellCenterOf, setCandidates } from './app/board.js';
+import { renderStatus, updateControls, setProgress, showSummary, say, showEngineError, noteBestSoFar } from './app/status.js';
 import { renderPlayers, playerName, toggleAiPlays } from './app/players.js';
 import { renderMoves } from './app/moves.js';
 import { showHint, hideHint, revealHint } from './app/hints.js';
 import { explorer, lastTree, mountTree, showTree, forgetTree } from './app/tree-panel.js';
 import './app/input.js';
-import { renderWallsPanel, wallCodeOf } from './games/ataxx/walls.js';
+import { keepSearch, searchesAlong } from './app/tree-store.js';
+import { setGraph } from './app/graph.js';
+import { renderWallsPanel, wallCodeOf, clearWallError } from './games/ataxx/walls.js';
 import { tutorialRunning, endTutorial } from './games/ataxx/tutorial.js';
 
 const $ = (id) => document.getElementById(id);
@@ -54,6 +56,7 @@ function render(lastMove) {
   renderStatus(entry);
   renderMoves();
   updateControls();
+  refreshGraph();
 }
 
 flow.setAnimating(() => !!board?.animating);
@@ -71,14 +74,40 @@ flow.on('progress', setProgress);
 flow.on('message', say);
 flow.on('passed', (player) => say(`${playerName(player)} has no move and passes.`));
 flow.on('engine-error', showEngineError);
-flow.on('tree', showTree);
-flow.on('ai-played', showSummary);
+flow.on('tree', (doc, live) => {
+  if (live) {
+    noteBestSoFar(doc);
+    // While the AI thinks, its best move so far is marked on the board.
+    if (doc.chosen?.move) setCandidates([{ move: doc.chosen.move, text: doc.chosen.value_text || 'best', best: true }]);
+  }
+  showTree(doc, live);
+});
+flow.on('ai-played', (report) => {
+  showSummary(report);
+  // Kept per ply (and across reloads): the move list and the graph find it again.
+  keepSearch(flow.state.game, client.record?.start ?? null, flow.state.history, report).then(refreshGraph);
+});
+
+let graphRun = 0;
+/** Redraws the evaluation graph from the searches kept along the game's line. */
+async function refreshGraph() {
+  if (!flow.state) return;
+  const run = ++graphRun;
+  const line = [...flow.state.history, ...flow.state.redo];
+  const found = await searchesAlong(flow.state.game, client.record?.start ?? null, line);
+  if (run === graphRun) setGraph(found, line.length);
+}
 flow.on('hint', (r, opts) => {
   showHint(r, opts);
   if (r.tree) showTree(r.tree);
   revealHint();
 });
+const backLine = $('back-line');
+flow.on('line-kept', () => (backLine.hidden = false));
+backLine.addEventListener('click', () => flow.restorePrevious());
 flow.on('new-game', () => {
+  backLine.hidden = true;
+  clearWallError();
   resetBoard();
   forgetTree();
   showSummary(null);

@@ -18,6 +18,8 @@ const CORE = [
   './app/input.js',
   './app/hints.js',
   './app/tree-panel.js',
+  './app/tree-store.js',
+  './app/graph.js',
   './games/ataxx/walls.js',
   './games/ataxx/tutorial.js',
   './engine-client.js',

@@ -11,6 +11,113 @@ use serde::{Deserialize, Serialize};
 /// quicker win is preferred; evaluations must stay well inside `±WIN_SCORE / 2`.
 pub const WIN_SCORE: f64 = 1_000_000.0;
 
+/// The unit an evaluator's values read in, for people: Ataxx's evaluators count 100 per piece, so
+/// their values read as pieces.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct ValueUnit {
+    /// Search values per unit (100 for Ataxx's centipieces).
+    pub per_unit: f64,
+    /// The unit's name, plural (`"pieces"`, `"discs"`, `"points"`).
+    pub name: &'static str,
+    /// The unit's name for exactly one (`"piece"`).
+    pub one: &'static str,
+    /// Decimals shown.
+    pub decimals: u8,
+}
+
+impl ValueUnit {
+    /// Evaluation points: the unit of evaluators whose values count nothing people know.
+    pub const POINTS: ValueUnit = ValueUnit {
+        per_unit: 1.0,
+        name: "points",
+        one: "point",
+        decimals: 0,
+    };
+}
+
+/// A search value in words, from the point of view of the player it was computed for.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ValueText {
+    /// The value in words: `"+1.3 pieces"`, `"win in 5 plies"`, `"even"`.
+    pub text: String,
+    /// The value in the unit (pieces, discs...), when the game is not decided.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub amount: Option<f64>,
+    /// For a decided game, the plies to its end: positive when the player wins, negative when it
+    /// loses.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub decided: Option<i64>,
+}
+
+/// Describes `value` in `unit`: `"+1.3 pieces"`, or `"win in 5 plies"` / `"loss in 4 plies"` for
+/// values of decided games (`±(WIN_SCORE - plies)`).
+///
+/// ```
+/// use plyscope::core::{describe_value, ValueUnit, WIN_SCORE};
+/// let pieces = ValueUnit { per_unit: 100.0, name: "pieces", one: "piece", decimals: 1 };
+/// assert_eq!(describe_value(130.0, pieces).text, "+1.3 pieces");
+/// assert_eq!(describe_value(-100.0, pieces).text, "\u{2212}1 piece");
+/// assert_eq!(describe_value(WIN_SCORE - 5.0, pieces).text, "win in 5 plies");
+/// assert_eq!(describe_value(-(WIN_SCORE - 1.0), pieces).decided, Some(-1));
+/// ```
+pub fn describe_value(value: f64, unit: ValueUnit) -> ValueText {
+    if !value.is_finite() {
+        return ValueText {
+            text: "unknown".into(),
+            amount: None,
+            decided: None,
+        };
+    }
+    if value.abs() >= WIN_SCORE / 2.0 {
+        let plies = (WIN_SCORE - value.abs()).round().max(0.0) as i64;
+        let win = value > 0.0;
+        let text = match (win, plies) {
+            (true, 0) => "won".to_string(),
+            (false, 0) => "lost".to_string(),
+            (w, n) => format!(
+                "{} in {n} {}",
+                if w { "win" } else { "loss" },
+                if n == 1 { "ply" } else { "plies" }
+            ),
+        };
+        return ValueText {
+            text,
+            amount: None,
+            decided: Some(if win { plies } else { -plies }),
+        };
+    }
+    let amount = value / unit.per_unit;
+    let scale = 10f64.powi(unit.decimals as i32);
+    let shown = (amount * scale).round() / scale;
+    let text = if shown == 0.0 {
+        "even".to_string()
+    } else {
+        let digits = format!("{:.*}", unit.decimals as usize, shown.abs());
+        let digits = if digits.contains('.') {
+            digits
+                .trim_end_matches('0')
+                .trim_end_matches('.')
+                .to_string()
+        } else {
+            digits
+        };
+        let name = if shown.abs() == 1.0 {
+            unit.one
+        } else {
+            unit.name
+        };
+        format!(
+            "{}{digits} {name}",
+            if shown > 0.0 { "+" } else { "\u{2212}" }
+        )
+    };
+    ValueText {
+        text,
+        amount: Some(amount),
+        decided: None,
+    }
+}
+
 /// Receives the named terms of an evaluation.
 pub trait TermSink {
     /// Whether terms are kept. When `false`, evaluators may skip work done only for the breakdown.
@@ -102,5 +209,17 @@ pub trait Evaluator<G: Game> {
     /// search below them never reaches the next deal). `None` (the default): nothing is shared.
     fn horizon_key(&self, _pos: &G) -> Option<u64> {
         None
+    }
+
+    /// The unit this evaluator's values read in (evaluation points unless it says otherwise).
+    fn unit(&self) -> ValueUnit {
+        ValueUnit::POINTS
+    }
+
+    /// A search value (from some player's view) in words for that player: in [`Evaluator::unit`],
+    /// or as a win or a loss in so many plies. Evaluators whose decided values are not
+    /// `±(WIN_SCORE - plies)` say so here.
+    fn describe(&self, value: f64) -> ValueText {
+        describe_value(value, self.unit())
     }
 }

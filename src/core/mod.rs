@@ -9,7 +9,9 @@ mod rng;
 mod zobrist;
 
 pub use error::{Error, IllegalMove, ParseMoveError, ParsePositionError};
-pub use eval::{Breakdown, Evaluator, NoTerms, Term, TermSink, WIN_SCORE};
+pub use eval::{
+    describe_value, Breakdown, Evaluator, NoTerms, Term, TermSink, ValueText, ValueUnit, WIN_SCORE,
+};
 pub use rng::Rng;
 pub use zobrist::ZobristTable;
 

@@ -2,7 +2,7 @@
 //! and the engine protocols use, whatever the game.
 
 use super::Playable;
-use crate::core::{Error, Outcome, Rng, Turn};
+use crate::core::{Error, Evaluator, Outcome, Rng, Turn, ValueText};
 use crate::search::{search, Hooks, SearchConfig};
 use crate::tree::{Stats, TreeDocument};
 use serde::Serialize;
@@ -28,6 +28,8 @@ pub struct RootMoveReport {
     pub value: f64,
     /// Whether that value is exact or an upper bound.
     pub exact: bool,
+    /// The value in words for the searching player (`"+1.3 pieces"`, `"win in 5 plies"`).
+    pub value_text: ValueText,
 }
 
 /// A search's result in text form.
@@ -38,6 +40,10 @@ pub struct SearchReport {
     pub mv: String,
     /// The best move's value from the searching player's view.
     pub value: f64,
+    /// That value in words for the searching player, with its amount in units for graphs.
+    pub value_text: ValueText,
+    /// The searching player (the player to move), whose view every value takes.
+    pub viewer: String,
     /// The principal variation.
     pub pv: Vec<String>,
     /// The chosen move's rank, 1 for the best.
@@ -290,6 +296,8 @@ impl<G: Playable> AnySession for Match<G> {
         Ok(SearchReport {
             mv: self.pos.format_move(mv),
             value: r.value,
+            value_text: eval.describe(r.value),
+            viewer: self.to_move(),
             pv,
             rank: r.rank,
             reason: r.reason.to_string(),
@@ -300,6 +308,7 @@ impl<G: Playable> AnySession for Match<G> {
                     text: self.pos.format_move(rm.mv),
                     value: rm.value,
                     exact: rm.exact,
+                    value_text: eval.describe(rm.value),
                 })
                 .collect(),
             stats: r.stats,

@@ -570,6 +570,7 @@ fn document<G: Game, E: Evaluator<G>>(
             mv: root.format_move(m),
             rank: result.rank,
             reason: result.reason.to_string(),
+            value_text: (result.reason != "random").then(|| eval.describe(result.value).text),
         }),
         root: node,
     }

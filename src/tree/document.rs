@@ -73,6 +73,10 @@ pub struct Chosen {
     /// `best`, `tie` (random among equal best), `randomness` (the randomness quotient picked a lower
     /// rank) or `random` (the random player).
     pub reason: String,
+    /// The chosen move's value in words, from the perspective (`"+1.3 pieces"`, `"win in 5
+    /// plies"`), when the engine knows the unit of its values.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value_text: Option<String>,
 }
 
 /// What a node stands for.

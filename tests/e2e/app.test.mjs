@@ -94,7 +94,8 @@ test('a whole game against the Random AI, played by clicking the canvas', async 
   assert.ok(s.outcome, 'the game is over');
   const banner = page.locator('[data-testid=banner]');
   await banner.waitFor({ state: 'visible' });
-  assert.match(await banner.innerText(), /wins!|Draw!/);
+  // The result with its score ("White wins 40–24", "Draw 32–32").
+  assert.match(await banner.innerText(), /(wins|Draw) \d+–\d+/);
   // The banner's text fits its box.
   const fit = await banner.evaluate((b) => {
     const span = b.querySelector('span');
@@ -159,7 +160,7 @@ test('after an AI move the tree explorer shows the search', async (t) => {
   });
   assert.equal(shown.chosen, aiMove, "the explorer shows the search of the AI's move");
   assert.equal(shown.game, (await state(page)).game);
-  assert.match(await page.locator('[data-testid=tree-caption]').innerText(), new RegExp(`^Chose ${aiMove} for `));
+  assert.match(await page.locator('[data-testid=tree-caption]').innerText(), new RegExp(`^Chose ${aiMove} \\(.+\\) for White: `));
   assert.ok(shown.stats.nodes > 10 && shown.stats.shown > 1, `explorer stats ${JSON.stringify(shown.stats)}`);
   const vb = await view.boundingBox();
   assert.ok(vb.width > 200 && vb.height > 150, `tree view box ${JSON.stringify(vb)}`);

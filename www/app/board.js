@@ -50,6 +50,26 @@ export function clearSelection() {
   selected = null;
 }
 
+let candidates = []; // [{move, text, best}] marked on the board (a hint's or a running search's)
+
+/** A value text in a few characters for a board label: "+1.3", "−2", "win 5", "loss 4". */
+function shortValue(vt) {
+  if (!vt) return '';
+  if (vt.decided != null) return vt.decided >= 0 ? `win ${vt.decided}` : `loss ${-vt.decided}`;
+  if (vt.amount == null) return '';
+  const a = Math.round(vt.amount * 10) / 10;
+  return a === 0 ? '0' : `${a > 0 ? '+' : '\u2212'}${Math.abs(a)}`;
+}
+
+/**
+ * Marks candidate moves on the board: `moves` [{move, value_text | text, best}] (value_text from
+ * the engine); an empty list clears them.
+ */
+export function setCandidates(moves) {
+  candidates = moves.map((m) => ({ move: m.move, text: m.text || shortValue(m.value_text) || m.move, best: !!m.best }));
+  updateBoardDecor();
+}
+
 /** Legal moves that point at a cell: [{move, x, y, from}], in reading order. */
 export function moveCells() {
   if (!adapter || !view || !state) return [];
@@ -89,13 +109,26 @@ export function updateBoardDecor() {
   if (!board || !view) return;
   const human = humanToMove() && !thinking;
   const cells = human ? moveCells() : [];
-  // With a source selected, each target says whether it is reached by a clone (distance 1) or a
-  // jump (distance 2), for boards that draw the two differently.
-  const dist = (c) => Math.max(Math.abs(c.x - selected.x), Math.abs(c.y - selected.y));
+  // In games whose moves may start from a cell chosen first (Ataxx), each target says whether a
+  // move reaches it without leaving a cell (a clone: its text names no source) or only by one that
+  // does (a jump), so boards draw the two apart, before and after a piece is picked.
+  const kinds = !!adapter?.startsFrom;
+  const kindOf = (list) => (list.some((c) => !c.from) ? 'clone' : 'jump');
+  let hints = cells;
+  if (selected) hints = cells.filter((c) => startsFrom(c, selected));
+  if (kinds) {
+    const byCell = new Map();
+    for (const c of hints) byCell.set(c.y * 1024 + c.x, [...(byCell.get(c.y * 1024 + c.x) || []), c]);
+    hints = [...byCell.values()].map((list) => ({ ...list[0], kind: kindOf(list) }));
+  }
+  const marks = [];
+  for (const c of candidates) {
+    const t = targetOf(c.move);
+    if (t) marks.push({ x: t.x, y: t.y, text: c.text, best: c.best });
+  }
   board.setDecor({
-    hints: selected
-      ? cells.filter((c) => startsFrom(c, selected)).map((c) => ({ ...c, kind: dist(c) === 1 ? 'clone' : 'jump' }))
-      : cells,
+    candidates: marks,
+    hints,
     cursor,
     showCursor: human && cursor != null && cells.length > 0,
     selected,

@@ -15,8 +15,9 @@
 //   ai-played(report)         the AI's search report, as its move is played
 //   hint(report, options)     a hint's search report
 //   new-game()                a game was opened
+//   line-kept()               a new line replaced moves taken back; the old line can come back
 import { EngineClient, Cancelled } from '../engine-client.js';
-import { settings, aiPauseMs, saveSettings, searchOptions } from './settings.js';
+import { settings, aiPauseMs, saveSettings, searchOptions, useGameSettings, keepPrevious, DEFAULT_DEPTH, DEFAULT_TIME_MS } from './settings.js';
 
 const listeners = new Map();
 
@@ -193,17 +194,18 @@ async function aiMove(i) {
   const token = {};
   thinking = token;
   emit('thinking');
-  emit('progress', { fraction: 0, nodes: 0, root_done: 0, root_total: 0, depth: 0 });
   const started = performance.now();
   const side = settings.sides[i];
   let report;
   try {
     const opts = searchOptions(side, gameEntry(state.game));
+    const limit = { limit_ms: opts.time_ms || 0, algorithm: opts.algorithm };
+    emit('progress', { fraction: 0, nodes: 0, root_done: 0, root_total: 0, depth: 0, elapsed_ms: 0, ...limit });
     const live = opts.time_ms || opts.iterative_deepening;
     report = await client.search(
       opts,
       (p) => {
-        if (thinking === token) emit('progress', p);
+        if (thinking === token) emit('progress', { ...p, ...limit });
       },
       live
         ? (doc) => {
@@ -231,6 +233,8 @@ async function aiMove(i) {
     thinking = null;
     emit('progress', null);
     emit('ai-played', report);
+    // The line under the board spoke of the move before (a pass): it is stale now.
+    emit('message', '');
     applyState(r.state, r.played);
     if (report.tree) emit('tree', report.tree, false);
   } catch (e) {
@@ -254,9 +258,17 @@ export async function humanPlay(text) {
     return;
   }
   generation++;
+  // Playing something else than the next move of a line taken back starts a new line: the old one
+  // (with its later moves) is kept, and "Back to the old line" (or Undo at the start) restores it.
+  const replaced = state.redo.length && state.redo[0] !== text ? recordWorthKeeping() : null;
   try {
-    const r = await client.play(text);
-    emit('message', '');
+    // The next move of a line taken back is played again with its line.
+    const r = state.redo.length && state.redo[0] === text ? { played: text, state: await client.redo() } : await client.play(text);
+    if (replaced) {
+      keepPrevious(replaced);
+      emit('message', `A new line from move ${r.state.history.length}: the old line (${replaced.redo.length} later move${replaced.redo.length === 1 ? '' : 's'}) is kept.`);
+      emit('line-kept');
+    } else emit('message', '');
     applyState(r.state, r.played);
     if (humanMoveHook && humanMoveHook(r)) return;
     advance();
@@ -265,17 +277,51 @@ export async function humanPlay(text) {
   }
 }
 
-/** Opens a new game of `id` (a game or variant id). */
+let keepable = true; // false while the game shown is not the player's (a tutorial position)
+
+/** Marks the game shown as not worth keeping when a new game replaces it (a tutorial position). */
+export function dontKeepCurrentGame() {
+  keepable = false;
+}
+
+/** The record of the game in progress when a move was played in it (else null). */
+function recordWorthKeeping() {
+  if (!keepable || !state || !client.record || !(state.history.length || state.redo.length)) return null;
+  return JSON.parse(JSON.stringify(client.record));
+}
+
+/** Keeps the game in progress (if any move was played) so that Undo can bring it back. */
+export function keepCurrentGame() {
+  const rec = recordWorthKeeping();
+  if (rec) keepPrevious(rec);
+  return !!rec;
+}
+
+/** Makes the settings those of game `id`'s catalogue entry (variants share their game's). */
+function useSettingsOf(id) {
+  useGameSettings(gameEntry(id)?.id ?? String(id));
+}
+
+/**
+ * Opens a new game of `id` (a game or variant id). The game it replaces is kept: Undo brings it
+ * back. A new game starts with the AIs running.
+ */
 export async function newGame(id) {
   stopThinking();
   generation++;
   try {
+    const replaced = recordWorthKeeping();
     const s = await client.open(id);
+    if (replaced) keepPrevious(replaced);
+    const kept = !!replaced;
+    keepable = true;
     // A random deal cannot be dealt again from its id: the record starts from the position.
     if (gameEntry(id)?.chance && client.record) client.record.start = s.position;
     settings.game = id;
+    settings.paused = false;
+    useSettingsOf(id);
     emit('new-game');
-    emit('message', '');
+    emit('message', kept ? 'New game. Undo brings the previous game back.' : '');
     applyState(s);
     emit('players');
     advance();
@@ -284,14 +330,91 @@ export async function newGame(id) {
   }
 }
 
+/** Brings back the game the last new game replaced; resolves to whether there was one. */
+export async function restorePrevious() {
+  const rec = settings.previous[settings.previous.length - 1];
+  if (!rec) return false;
+  stopThinking();
+  generation++;
+  try {
+    const s = await client.restore(rec.game, rec.start, rec.moves, rec.redo);
+    settings.previous.pop();
+    keepable = true;
+    settings.game = rec.game;
+    useSettingsOf(rec.game);
+    // It comes back as it was left, with any AI to move paused until Resume or Step.
+    if (isAiToMove(s)) settings.paused = true;
+    emit('new-game');
+    emit('message', `The previous game is back (${rec.moves.length} move${rec.moves.length === 1 ? '' : 's'}).`);
+    applyState(s);
+    emit('players');
+    advance();
+    return true;
+  } catch (e) {
+    // It no longer replays (an engine of another version): drop it.
+    settings.previous.pop();
+    failed(e, 'The previous game could not be brought back: ');
+    return false;
+  }
+}
+
+function isAiToMove(s) {
+  return !s.outcome && isAi(s.players.indexOf(s.to_move));
+}
+
+/**
+ * "Analyse from here" in the tree explorer: the board goes to the position a node stands for
+ * (`detail`: {game, rootPosition, moves}), as a variation: the game in progress is kept, and "Back
+ * to the game" (or Undo at the start) brings it back. The AIs pause there.
+ */
+export async function analyse(detail) {
+  if (!detail || typeof detail.game !== 'string' || !gameEntry(detail.game)) {
+    emit('message', 'This tree is of a game the page cannot play.', true);
+    return false;
+  }
+  stopThinking();
+  generation++;
+  const replaced = recordWorthKeeping();
+  try {
+    const s = await client.restore(detail.game, detail.rootPosition || null, (detail.moves || []).map(String), []);
+    if (replaced) keepPrevious(replaced);
+    keepable = true;
+    settings.game = s.game;
+    useSettingsOf(s.game);
+    settings.paused = true;
+    emit('new-game');
+    emit('message', `Analysing a line from the tree (${detail.moves?.length || 0} move${detail.moves?.length === 1 ? '' : 's'} from its root); the AIs are paused.`);
+    applyState(s);
+    emit('players');
+    if (replaced) emit('line-kept');
+    return true;
+  } catch (e) {
+    failed(e, 'Cannot analyse that line: ', ' (the game is unchanged)');
+    return false;
+  }
+}
+
+/** Whether Undo can do something: take back a move, or bring back a replaced game. */
+export function canUndo() {
+  return !!state && (state.history.length > 0 || settings.previous.length > 0);
+}
+
 /** "New game" as the button and Enter mean it (a running mode such as a tutorial may take it). */
 export function restart(id = settings.game) {
   if (restartHook) return restartHook();
   return newGame(id);
 }
 
-/** Takes back a move (against an AI, back to the human's last turn). */
+/**
+ * Takes back a move (against an AI, back to the human's last turn). At the start of a game, brings
+ * back the game it replaced. When an AI is then to move, the AIs pause (Resume or Step go on), so
+ * that AI against AI does not play the move again at once.
+ */
 export async function undo() {
+  if (state && state.history.length === 0) {
+    await restorePrevious();
+    return;
+  }
   stopThinking();
   generation++;
   try {
@@ -303,9 +426,37 @@ export async function undo() {
     ) {
       s = await client.undo();
     }
-    emit('message', '');
+    const pause = isAiToMove(s) && !settings.paused;
+    if (pause) settings.paused = true;
+    emit('message', pause ? 'Taken back; the AIs are paused (Resume or Step to go on).' : '');
     applyState(s);
-    if (!settings.paused || !isAi(sideIndex())) advance();
+    advance();
+  } catch (e) {
+    failed(e);
+  }
+}
+
+/**
+ * Shows the position after the first `ply` moves of the game (its moves and the moves taken
+ * back form one line): moves are taken back or played again, nothing is lost. When an AI is then
+ * to move, the AIs pause (Resume or Step go on).
+ */
+export async function goToPly(ply) {
+  if (!state) return;
+  const total = state.history.length + state.redo.length;
+  const target = Math.max(0, Math.min(total, ply));
+  if (target === state.history.length) return;
+  stopThinking();
+  generation++;
+  try {
+    let s = state;
+    while (s.history.length > target) s = await client.undo();
+    while (s.history.length < target) s = await client.redo();
+    const pause = isAiToMove(s) && !settings.paused;
+    if (pause) settings.paused = true;
+    emit('message', pause ? `Move ${target}; the AIs are paused (Resume or Step to go on).` : '');
+    applyState(s);
+    advance();
   } catch (e) {
     failed(e);
   }
@@ -384,14 +535,17 @@ export async function suggest() {
   const token = {};
   thinking = token;
   emit('thinking');
-  // Games with chance search far more nodes a ply: their hint looks two swipes ahead by default.
+  // Without an alpha-beta side in the game, the hint searches as the default level would; games
+  // with chance search far more nodes a ply: their hint looks two moves ahead by default.
   const entry = gameEntry(state.game);
-  const chance = !!entry?.chance;
-  const strongest = settings.sides.find((x) => x.level === 'alphabeta') || { level: 'alphabeta', depth: chance ? 2 : 4, time: 0, q: 0 };
+  const sides = settings.sides.slice(0, state.players.length);
+  const strongest = sides.find((x) => x.level === 'alphabeta') || { level: 'alphabeta', depth: entry?.chance ? 2 : DEFAULT_DEPTH, time: DEFAULT_TIME_MS, q: 0 };
   const opts = { ...searchOptions({ ...strongest, level: 'alphabeta', q: 0 }, entry) };
   try {
+    const limit = { limit_ms: opts.time_ms || 0, algorithm: opts.algorithm };
+    emit('progress', { fraction: 0, nodes: 0, root_done: 0, root_total: 0, depth: 0, elapsed_ms: 0, ...limit });
     const r = await client.search(opts, (p) => {
-      if (thinking === token) emit('progress', p);
+      if (thinking === token) emit('progress', { ...p, ...limit });
     });
     if (thinking !== token || gen !== generation) return;
     thinking = null;
@@ -417,6 +571,7 @@ export async function start(record) {
     }
   }
   if (!s) s = await client.open(settings.game);
+  useSettingsOf(settings.game);
   applyState(s);
   emit('players');
   advance();

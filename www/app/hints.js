@@ -2,9 +2,9 @@
 // value, the chosen one first; the board's cursor goes to the suggested move.
 import { titleCase } from '../games.js';
 import { state } from './flow.js';
-import { targetOf, setCursor, isSwipe } from './board.js';
+import { targetOf, setCursor, isSwipe, setCandidates } from './board.js';
 import { playerName } from './players.js';
-import { say, formatCount, formatValue } from './status.js';
+import { say, formatCount, valueFor } from './status.js';
 
 const panel = document.getElementById('hint-panel');
 const why = document.getElementById('hint-why');
@@ -14,20 +14,23 @@ const list = document.getElementById('hint-moves');
 export function showHint(r, opts) {
   const t = targetOf(r.move);
   if (t) setCursor(t);
-  say(`Hint: ${r.move} (value ${formatValue(r.value)} for ${playerName(state.to_move)}). ${isSwipe(r.move) ? 'The arrow keys play it.' : 'Space plays it.'}`);
+  say(`Hint: ${r.move} (${valueFor(r.value_text, r.viewer || state.to_move)}). ${isSwipe(r.move) ? 'The arrow keys play it.' : 'Space plays it.'}`);
   panel.hidden = false;
   const algo = opts.algorithm === 'expectimax' ? 'Expectimax (average over the deals)' : titleCase(opts.algorithm);
   const depth = r.stats?.depth_reached || opts.depth;
   why.textContent = `${algo}, ${depth} ${depth === 1 ? 'ply' : 'plies'} deep, ${formatCount(r.stats?.nodes || 0)} nodes: ${r.move} has the best value. The moves at the root, best first (values for ${playerName(state.to_move)}; the tree below shows why):`;
   list.replaceChildren();
   const moves = [...(r.root_moves || [])].sort((a, b) => b.value - a.value);
+  // The three best moves are marked on the board with their values.
+  setCandidates(moves.slice(0, 3).map((m) => ({ ...m, best: m.move === r.move })));
   for (const m of moves) {
     const li = document.createElement('li');
     if (m.move === r.move) li.className = 'best';
     li.dataset.move = m.move;
     const v = document.createElement('span');
     v.className = 'val';
-    v.textContent = `${m.exact === false ? '≤ ' : ''}${formatValue(m.value)}`;
+    // Alpha-beta proves only that a worse move is at most this good.
+    v.textContent = `${m.exact === false ? 'at most ' : ''}${m.value_text?.text ?? ''}`;
     li.append(document.createTextNode(m.move), v);
     list.append(li);
   }
@@ -41,4 +44,5 @@ export function revealHint() {
 /** Hides the hint (the position changed). */
 export function hideHint() {
   panel.hidden = true;
+  setCandidates([]);
 }

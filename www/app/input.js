@@ -16,8 +16,8 @@ import {
   setSelected,
   updateBoardDecor,
 } from './board.js';
-import { changeLevel, toggleAiPlays } from './players.js';
-import { say, toast } from './status.js';
+import { changeLevel, toggleAiPlays, playerName } from './players.js';
+import { say, toast, onlyPass } from './status.js';
 import { treeRoot } from './tree-panel.js';
 
 /** A click (or Space) on cell `c` {x, y}. */
@@ -28,6 +28,10 @@ export function cellClicked(c) {
     return;
   }
   setCursor(c);
+  if (onlyPass()) {
+    say(`${playerName(state.to_move)} has no move here and must pass: press Pass (or Space).`, true);
+    return;
+  }
   const cells = moveCells();
   const here = cells.filter((m) => m.x === c.x && m.y === c.y);
   if (selected) {
@@ -178,7 +182,8 @@ document.addEventListener('keydown', (ev) => {
     case ' ':
       if (onControl) return;
       ev.preventDefault();
-      if (cursor) cellClicked(cursor);
+      if (onlyPass() && humanToMove() && !thinking) humanPlay(onlyPass());
+      else if (cursor) cellClicked(cursor);
       break;
     case 'Enter':
       if (onControl) return;

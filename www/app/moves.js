@@ -1,9 +1,10 @@
 // The moves around the board: buttons for moves without a cell (pass, swipes, games drawn as
 // text), the list of moves played (and taken back), and the text box with the position, the game
 // record and a move to type.
-import { state, thinking, humanToMove, humanPlay, setPosition, replayRecord } from './flow.js';
+import { state, thinking, humanToMove, humanPlay, setPosition, replayRecord, goToPly } from './flow.js';
 import { moveCells } from './board.js';
-import { sayingError } from './status.js';
+import { sayingError, onlyPass } from './status.js';
+import { showPlyTree } from './tree-panel.js';
 
 const $ = (id) => document.getElementById(id);
 const el = {
@@ -24,6 +25,7 @@ export function renderMoves() {
   // jump between a swipe and its deal.
   const cellMoves = new Set(moveCells().map((c) => c.move));
   if (state.to_move !== 'chance') {
+    const must = !!onlyPass() && humanToMove();
     el.moveButtons.replaceChildren();
     for (const m of state.legal) {
       if (cellMoves.has(m.move)) continue;
@@ -31,19 +33,30 @@ export function renderMoves() {
       b.textContent = m.move === 'pass' ? 'Pass' : m.move === '0000' ? 'Pass (0000)' : m.move;
       b.dataset.move = m.move;
       b.disabled = !humanToMove() || !!thinking;
+      // Passing is all the player can do: the button says so.
+      if (must) {
+        b.classList.add('must');
+        b.title = 'You have no move: pass';
+      }
       b.addEventListener('click', () => humanPlay(m.move));
       el.moveButtons.append(b);
     }
   }
 
-  // Move list.
+  // Move list: a click (or Enter) on a move shows the position after it.
   el.moveList.replaceChildren();
   const addMove = (text, n, cls) => {
     const li = document.createElement('li');
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.className = 'ply';
+    b.dataset.ply = String(n);
+    b.title = `Show the position after move ${n}`;
     const num = document.createElement('span');
     num.className = 'n';
     num.textContent = `${n}.`;
-    li.append(num, document.createTextNode(text));
+    b.append(num, document.createTextNode(text));
+    li.append(b);
     if (cls) li.className = cls;
     el.moveList.append(li);
   };
@@ -56,6 +69,14 @@ export function renderMoves() {
   const sep = state.history.some((m) => /\s/.test(m)) ? ', ' : ' ';
   if (document.activeElement !== el.recordText) el.recordText.value = state.history.join(sep);
 }
+
+el.moveList.addEventListener('click', (ev) => {
+  const b = ev.target instanceof Element ? ev.target.closest('button.ply') : null;
+  if (!b) return;
+  const n = Number(b.dataset.ply);
+  // The position after the move, and the tree of the search that chose it (when an AI did).
+  goToPly(n).then(() => showPlyTree(n));
+});
 
 el.setPosition.addEventListener('click', async () => {
   const ok = await setPosition(el.positionText.value.trim());

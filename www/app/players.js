@@ -57,7 +57,8 @@ export function renderPlayers() {
     const knobs = document.createElement('div');
     knobs.className = 'knobs';
     knobs.hidden = !['hard', 'alphabeta'].includes(side.level) && side.level !== 'easy';
-    const knob = (key, label, min, max, title, enabled) => {
+    // A number input for side[key], shown in `unit`s (side[key] / scale), clamped to [min, max].
+    const knob = (key, label, min, max, title, enabled, scale = 1, stepBy = 1) => {
       const lab = document.createElement('label');
       lab.title = title;
       const span = document.createElement('span');
@@ -66,21 +67,22 @@ export function renderPlayers() {
       inp.type = 'number';
       inp.min = String(min);
       inp.max = String(max);
-      inp.value = String(side[key]);
+      inp.step = String(stepBy);
+      inp.value = String(side[key] / scale);
       inp.disabled = !enabled;
       inp.dataset.testid = `side-${i}-${key}`;
       inp.addEventListener('change', () => {
-        const v = Math.round(Number(inp.value));
-        side[key] = Number.isFinite(v) ? Math.min(max, Math.max(min, v)) : side[key];
-        inp.value = String(side[key]);
+        const v = Number(inp.value);
+        if (Number.isFinite(v)) side[key] = Math.round(Math.min(max, Math.max(min, v)) * scale);
+        inp.value = String(side[key] / scale);
         save();
       });
       lab.append(span, inp);
       knobs.append(lab);
     };
     const deep = side.level === 'hard' || side.level === 'alphabeta';
-    knob('depth', 'Depth', 1, 64, 'How many plies ahead the AI looks (with a time limit, at most that deep)', deep);
-    knob('time', 'Time (ms)', 0, 60000, 'Time budget per move for alpha-beta (0: no limit, depth only)', side.level === 'alphabeta');
+    knob('depth', 'Depth', 1, 64, 'How many plies ahead the AI looks at most (the time limit may stop it earlier)', deep);
+    knob('time', 'Time limit (s)', 0, 600, 'Seconds the AI may think per move; 0: no limit (the depth alone decides)', deep, 1000, 0.5);
     knob('q', 'Randomness Q', 0, 99, 'The k-th best move is chosen with probability (Q-1)/Q^k; 0 means always the best', true);
     fs.append(knobs);
     panel.append(fs);

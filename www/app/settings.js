@@ -23,17 +23,47 @@ export const SPEEDS = [
 /** The most nodes of a search tree the page asks the engine to record. */
 export const TREE_NODE_CAP = 4000;
 
+/** The search settings every game starts with: deep, but bounded by a few seconds a move. */
+export const DEFAULT_DEPTH = 12;
+/** The default time limit of an AI move, in milliseconds (0: none). */
+export const DEFAULT_TIME_MS = 3000;
+/** How many earlier games "new game" keeps, so that Undo can bring them back. */
+const KEPT_GAMES = 5;
+
 function defaultSide(level) {
-  return { level, depth: 4, time: 0, q: 0 };
+  return { level, depth: DEFAULT_DEPTH, time: DEFAULT_TIME_MS, q: 0 };
 }
 
-/** The live settings (one object, changed in place by the page). */
+/** A game's sides as a first visit has them: a human against alpha-beta with a time limit. */
+function defaultSides() {
+  return [defaultSide('human'), defaultSide('alphabeta')];
+}
+
+/**
+ * The live settings (one object, changed in place by the page). `sides` are the sides of the game
+ * played: each game (by its catalogue id, variants share) keeps its own in `perGame`.
+ * `previous` holds the records of games a new game replaced, latest last.
+ */
 export const settings = {
   game: 'tictactoe',
-  sides: [defaultSide('human'), defaultSide('random')],
+  sides: defaultSides(),
+  perGame: {},
   paused: false,
   speed: 'normal',
+  previous: [],
 };
+
+/** Makes `settings.sides` the sides of game `base` (a catalogue id), with defaults on first use. */
+export function useGameSettings(base) {
+  if (!settings.perGame[base]) settings.perGame[base] = { sides: defaultSides() };
+  settings.sides = settings.perGame[base].sides;
+}
+
+/** Keeps a replaced game's record (`{game, start, moves, redo}`) so that Undo can bring it back. */
+export function keepPrevious(record) {
+  settings.previous.push(JSON.parse(JSON.stringify(record)));
+  if (settings.previous.length > KEPT_GAMES) settings.previous.shift();
+}
 
 /** The pause before each AI move, so that AI vs AI (or the AI playing Threes) can be followed. */
 export function aiPauseMs() {
@@ -60,10 +90,23 @@ export function setSaveFilter(filter) {
 export function saveSettings(record) {
   try {
     const out = saveFilter ? saveFilter(settings, record) : { settings, record };
+    out.settings = { ...out.settings, sides: undefined };
     localStorage.setItem(STORE, JSON.stringify(out));
   } catch {
     // Storage full or disabled: the game still plays.
   }
+}
+
+function readSide(s, side) {
+  if (!s || typeof s !== 'object') return;
+  if (LEVELS.some((l) => l.id === s.level)) side.level = s.level;
+  for (const k of ['depth', 'time', 'q']) if (Number.isFinite(s[k])) side[k] = s[k];
+}
+
+function readRecord(r) {
+  if (!r || typeof r !== 'object' || typeof r.game !== 'string') return null;
+  const list = (x) => (Array.isArray(x) ? x.filter((m) => typeof m === 'string') : []);
+  return { game: r.game, start: typeof r.start === 'string' ? r.start : null, moves: list(r.moves), redo: list(r.redo) };
 }
 
 /** Reads the saved settings into `settings`; returns the saved game record, or null. */
@@ -72,17 +115,20 @@ export function loadSettings() {
     const saved = JSON.parse(localStorage.getItem(STORE) || 'null');
     if (!saved || typeof saved !== 'object') return null;
     hadSaved = true;
-    if (saved.settings) {
-      if (typeof saved.settings.game === 'string') settings.game = saved.settings.game;
-      if (Array.isArray(saved.settings.sides)) {
-        saved.settings.sides.slice(0, 2).forEach((s, i) => {
-          const side = settings.sides[i];
-          if (LEVELS.some((l) => l.id === s.level)) side.level = s.level;
-          for (const k of ['depth', 'time', 'q']) if (Number.isFinite(s[k])) side[k] = s[k];
-        });
+    const st = saved.settings;
+    if (st && typeof st === 'object') {
+      if (typeof st.game === 'string') settings.game = st.game;
+      if (st.perGame && typeof st.perGame === 'object') {
+        for (const [base, g] of Object.entries(st.perGame)) {
+          if (!g || !Array.isArray(g.sides)) continue;
+          const sides = defaultSides();
+          g.sides.slice(0, 2).forEach((s, i) => readSide(s, sides[i]));
+          settings.perGame[base] = { sides };
+        }
       }
-      settings.paused = !!saved.settings.paused;
-      if (SPEEDS.some((x) => x.id === saved.settings.speed)) settings.speed = saved.settings.speed;
+      if (Array.isArray(st.previous)) settings.previous = st.previous.map(readRecord).filter(Boolean).slice(-KEPT_GAMES);
+      settings.paused = !!st.paused;
+      if (SPEEDS.some((x) => x.id === st.speed)) settings.speed = st.speed;
     }
     return saved.record || null;
   } catch {
@@ -104,8 +150,11 @@ export function searchOptions(side, entry) {
         algorithm: 'greedy',
         evaluator: evaluators.includes('discs') ? 'discs' : evaluators[evaluators.length - 1] || '',
       };
-    case 'hard':
-      return { ...o, algorithm: 'minimax', depth: side.depth };
+    case 'hard': {
+      const h = { ...o, algorithm: 'minimax', depth: side.depth, iterative_deepening: true };
+      if (side.time > 0) h.time_ms = side.time;
+      return h;
+    }
     default: {
       // Alpha-beta does not apply across chance turns: games with chance use expectimax there.
       const algorithm = entry?.chance ? 'expectimax' : 'alphabeta';

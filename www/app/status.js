@@ -3,7 +3,7 @@
 // which buttons can be used now. Every text goes through textContent.
 import { outcomeBanner } from '../games.js';
 import { settings } from './settings.js';
-import { state, thinking, sideIndex, isAi, humanToMove } from './flow.js';
+import { state, thinking, sideIndex, isAi, humanToMove, canUndo } from './flow.js';
 import { adapter, view, boardCanvas, swipeGame } from './board.js';
 import { playerName, levelName, pieceColour } from './players.js';
 
@@ -66,16 +66,18 @@ export function formatCount(n) {
   return String(n);
 }
 
-/** A search value with at most two decimals. */
-export function formatValue(v) {
-  return Number.isFinite(v) ? String(Math.round(v * 100) / 100) : String(v);
+/** An engine's value text (`{text}`, in units) and whose view it takes: "+2 discs for White". */
+export function valueFor(valueText, viewer) {
+  const text = valueText?.text ?? 'no value';
+  return viewer ? `${text} for ${playerName(viewer)}` : text;
 }
 
 /** The status line, the score and the banner for the state. */
 export function renderStatus(entry) {
   const i = sideIndex();
   describeBoard(entry);
-  if (state.outcome) el.turn.textContent = 'Game over';
+  if (state.outcome) el.turn.textContent = `Game over: ${resultText()}`;
+  else if (onlyPass() && humanToMove()) el.turn.textContent = `${playerName(state.to_move)} has no move and must pass`;
   else if (state.to_move === 'chance') el.turn.textContent = 'Dealing…';
   else {
     const who = playerName(state.to_move);
@@ -127,12 +129,45 @@ export function renderStatus(entry) {
     el.score.append(s);
   });
 
-  // Banner.
+  // The result above the board, with the score, until dismissed.
   if (state.outcome) {
-    el.banner.hidden = false;
-    el.bannerText.textContent = outcomeBanner(state.outcome);
-    fitBanner();
-  } else el.banner.hidden = true;
+    el.banner.hidden = bannerDismissedAt === state.position;
+    el.bannerText.textContent = resultText();
+  } else {
+    el.banner.hidden = true;
+    bannerDismissedAt = null;
+  }
+}
+
+let bannerDismissedAt = null; // the final position whose banner was dismissed
+$('banner-close').addEventListener('click', () => {
+  bannerDismissedAt = state?.position ?? null;
+  el.banner.hidden = true;
+});
+
+/** The players' scores as the page counts them ("58–6"), or '' for games without one. */
+function scoreLine() {
+  if (!adapter?.score || !view) return '';
+  return state.players.map((_, p) => view.cells.filter((c) => c === p).length).join('–');
+}
+
+/** The result in words with the score: "White wins 58–6", "Draw 32–32", "Score 1,234". */
+function resultText() {
+  const o = state.outcome;
+  const score = scoreLine();
+  if (o === 'draw') return score ? `Draw ${score}` : 'Draw';
+  const win = /^(.+) wins$/.exec(o);
+  if (win) return `${playerName(win[1])} wins${score ? ` ${score}` : ''}`;
+  const pts = /^score (-?\d+)$/.exec(o);
+  if (pts) return `Game over: score ${Number(pts[1]).toLocaleString('en')}`;
+  return outcomeBanner(o);
+}
+
+/** The move that passes, when passing is all the player to move can do (else null). */
+export function onlyPass() {
+  if (!state || state.outcome || state.legal.length !== 1) return null;
+  const m = state.legal[0].move;
+  return m === 'pass' || m === '0000' ? m : null;
 }
 
 /** The board's text alternative: the game, who is to move, the score, the last move. */
@@ -151,7 +186,8 @@ function describeBoard(entry) {
 /** Enables the buttons that can be used now. */
 export function updateControls() {
   const busy = !!thinking;
-  el.undo.disabled = !state || state.history.length === 0;
+  el.undo.disabled = !canUndo();
+  el.undo.title = state && state.history.length === 0 && !el.undo.disabled ? 'Bring back the previous game (Ctrl+Z)' : 'Take back (Ctrl+Z)';
   el.redo.disabled = !state || state.redo.length === 0;
   el.cancel.disabled = !busy;
   el.thinking.classList.toggle('idle', !busy);
@@ -172,38 +208,40 @@ export function updateControls() {
   }
 }
 
-function fitBanner() {
-  // Largest font size at which the text fits the banner's box.
-  const box = el.banner;
-  const span = el.bannerText;
-  if (box.hidden) return;
-  const w = box.clientWidth * 0.9;
-  const h = box.clientHeight * 0.7;
-  let lo = 6;
-  let hi = 200;
-  while (hi - lo > 0.5) {
-    const mid = (lo + hi) / 2;
-    span.style.fontSize = `${mid}px`;
-    if (span.scrollWidth <= w && span.offsetHeight <= h) lo = mid;
-    else hi = mid;
-  }
-  span.style.fontSize = `${lo}px`;
-}
-new ResizeObserver(fitBanner).observe(el.banner);
 
-/** The progress bar and its text while the AI thinks (null: idle). */
+let bestSoFar = null; // {move, text} from the last finished depth of the running search
+
+/** The best move of the running search's last finished depth (from its live tree). */
+export function noteBestSoFar(doc) {
+  const m = doc?.chosen?.move;
+  bestSoFar = m ? { move: m, text: doc.chosen.value_text ? `${doc.chosen.value_text} for ${playerName(doc.perspective)}` : '' } : null;
+}
+
+/** Milliseconds as seconds people read: "0.4 s", "12 s". */
+export function seconds(ms) {
+  return ms < 10000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms / 1000)} s`;
+}
+
+/**
+ * The progress bar and its text while the AI thinks (null: idle): elapsed time (against the time
+ * limit), the depth being searched, nodes per second and the best move of the last finished depth.
+ */
 export function setProgress(p) {
   const f = Math.max(0, Math.min(1, p ? p.fraction : 0));
   el.barFill.style.width = `${(f * 100).toFixed(1)}%`;
   el.bar.setAttribute('aria-valuenow', String(Math.round(f * 100)));
-  if (!p) el.progressText.textContent = '';
-  else {
-    const parts = [];
-    if (p.root_total) parts.push(`${p.root_done}/${p.root_total} moves`);
-    if (p.depth) parts.push(`depth ${p.depth}`);
-    parts.push(`${formatCount(p.nodes)} nodes`);
-    el.progressText.textContent = `Thinking: ${parts.join(' · ')}`;
+  if (!p) {
+    el.progressText.textContent = '';
+    bestSoFar = null;
+    return;
   }
+  const ms = p.elapsed_ms || 0;
+  const parts = [p.limit_ms ? `${seconds(ms)} of ${seconds(p.limit_ms)}` : seconds(ms)];
+  if (p.depth) parts.push(`depth ${p.depth}`);
+  parts.push(ms > 0 ? `${formatCount(Math.round((p.nodes * 1000) / ms))} nodes/s` : `${formatCount(p.nodes)} nodes`);
+  if (bestSoFar) parts.push(`best so far ${bestSoFar.move}${bestSoFar.text ? ` (${bestSoFar.text})` : ''}`);
+  el.progressText.textContent = `Thinking: ${parts.join(' · ')}`;
+  el.progressText.title = `${formatCount(p.nodes)} nodes searched${p.root_total ? `; ${p.root_done} of ${p.root_total} moves done at this depth` : ''}`;
 }
 
 /** What the AI just played: its move, value, nodes and time (empty report: cleared). */
@@ -213,6 +251,6 @@ export function showSummary(r) {
     return;
   }
   const st = r.stats || {};
-  const value = Number.isFinite(r.value) && r.reason !== 'random' ? ` value ${Math.round(r.value * 100) / 100},` : '';
-  el.aiSummary.textContent = `AI played ${r.move}:${value} ${formatCount(st.nodes || 0)} nodes, ${Math.round(st.time_ms || 0)} ms`;
+  const value = r.reason !== 'random' && r.value_text ? ` ${valueFor(r.value_text, r.viewer)},` : '';
+  el.aiSummary.textContent = `AI played ${r.move}:${value} ${formatCount(st.nodes || 0)} nodes, ${seconds(st.time_ms || 0)}`;
 }

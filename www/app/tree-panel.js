@@ -3,6 +3,8 @@
 import { boardPreview } from '../preview.js';
 import { playerName } from './players.js';
 import { formatCount } from './status.js';
+import { state, client, analyse } from './flow.js';
+import { findSearch } from './tree-store.js';
 
 const root = document.getElementById('tree-root');
 const caption = document.getElementById('tree-caption');
@@ -22,7 +24,12 @@ export async function mountTree() {
   try {
     const mod = await import('../tree/explorer.js');
     // Board previews follow the shown document: a tree pasted here previews its own positions.
-    explorer = mod.mountExplorer(root, { editorOpen: false, decorateTooltip: boardPreview({ onError: (m) => console.warn('board preview:', m) }) });
+    explorer = mod.mountExplorer(root, {
+      editorOpen: false,
+      decorateTooltip: boardPreview({ onError: (m) => console.warn('board preview:', m) }),
+      // "Analyse from here": the board goes to the node's position, as a variation.
+      onAnalyse: (detail) => analyse(detail),
+    });
     if (lastTree) explorer.showDocument(lastTree);
   } catch (e) {
     console.warn('tree explorer not available:', e);
@@ -40,7 +47,8 @@ export function showTree(doc, live = false) {
   lastTree = doc;
   const st = doc.stats || {};
   const who = doc.perspective ? playerName(doc.perspective) : 'the AI';
-  const what = doc.chosen?.move ? `${live ? 'Best so far' : 'Chose'} ${doc.chosen.move}` : 'Searching';
+  const value = doc.chosen?.value_text ? ` (${doc.chosen.value_text})` : '';
+  const what = doc.chosen?.move ? `${live ? 'Best so far' : 'Chose'} ${doc.chosen.move}${value}` : 'Searching';
   const depth = st.depth_reached ? `, depth ${st.depth_reached}` : '';
   const trunc = st.truncated ? ' (tree cut at its node cap)' : '';
   caption.textContent = `${what} for ${who}: ${doc.algorithm}${depth}, ${formatCount(st.nodes || 0)} nodes searched${trunc}.`;
@@ -52,4 +60,18 @@ export function showTree(doc, live = false) {
       console.error('the tree explorer failed', e);
     }
   }
+}
+
+/**
+ * Shows the tree of the search that chose move `n` (1-based) of the game's line, when it was kept;
+ * resolves to whether it was.
+ */
+export async function showPlyTree(n) {
+  if (!state || n < 1) return false;
+  const line = [...state.history, ...state.redo];
+  const found = await findSearch(state.game, client.record?.start ?? null, line.slice(0, n - 1));
+  if (!found?.doc) return false;
+  showTree(found.doc);
+  caption.textContent = `Move ${n}, ${caption.textContent}`;
+  return true;
 }

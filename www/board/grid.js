@@ -395,6 +395,30 @@ export class GridBoard {
       ctx.strokeStyle = th.line;
       ctx.stroke();
     }
+    // The cell a jump left (Ataxx): a dashed outline, so the move reads from where to where.
+    const from = this.decor.from;
+    if (from && v.cells[from.y * v.w + from.x] == null && !this.anims.size) {
+      ctx.strokeStyle = th.last;
+      ctx.lineWidth = lw;
+      ctx.setLineDash([Math.max(3, cell * 0.1), Math.max(2, cell * 0.07)]);
+      ctx.strokeRect(x0 + from.x * cell + lw, y0 + from.y * cell + lw, cell - 2 * lw, cell - 2 * lw);
+      ctx.setLineDash([]);
+    }
+    // Candidate moves of the last search or hint: a small label with the value.
+    for (const c of this.decor.candidates || []) {
+      const fs = Math.max(9, Math.round(cell * 0.2));
+      ctx.font = `700 ${fs}px system-ui, sans-serif`;
+      const w = Math.min(cell - 4, ctx.measureText(c.text).width + fs * 0.6);
+      const bx = x0 + (c.x + 0.5) * cell - w / 2;
+      const by = y0 + (c.y + 1) * cell - fs * 1.35 - 2;
+      ctx.fillStyle = c.best ? 'rgba(20, 90, 50, 0.92)' : 'rgba(30, 30, 30, 0.78)';
+      roundRect(ctx, bx, by, w, fs * 1.35, fs * 0.3);
+      ctx.fill();
+      ctx.fillStyle = '#fff';
+      ctx.textAlign = 'center';
+      ctx.textBaseline = 'middle';
+      ctx.fillText(c.text, x0 + (c.x + 0.5) * cell, by + fs * 0.7, cell - 6);
+    }
     mark(this.decor.selected, th.last, lw, lw / 2);
     if (this.decor.showCursor) mark(this.decor.cursor, th.cursor, lw, lw / 2 + 1);
 

@@ -5,7 +5,7 @@
 //! `evaluate(pos, 0) == -evaluate(pos, 1)`.
 
 use super::{dilate, Ataxx, FILE_A, FILE_G, FULL};
-use crate::core::{Error, Evaluator, PlayerId, TermSink};
+use crate::core::{Error, Evaluator, PlayerId, TermSink, ValueUnit};
 
 /// The evaluator names, the default first.
 pub const NAMES: &[&str] = &["strong", "material", "mobility"];
@@ -173,6 +173,16 @@ mod tests {
 }
 
 impl Evaluator<Ataxx> for AtaxxEval {
+    /// Every Ataxx evaluator counts 100 per piece: its values read as pieces.
+    fn unit(&self) -> ValueUnit {
+        ValueUnit {
+            per_unit: W_MATERIAL,
+            name: "pieces",
+            one: "piece",
+            decimals: 1,
+        }
+    }
+
     fn name(&self) -> &'static str {
         match self {
             AtaxxEval::Strong => "strong",

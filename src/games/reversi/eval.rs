@@ -20,7 +20,7 @@
 
 use super::board::{Bits, Board, Geometry};
 use super::{Repr, Reversi};
-use crate::core::{Evaluator, PlayerId, TermSink};
+use crate::core::{Evaluator, PlayerId, TermSink, ValueUnit};
 
 /// Reversi evaluators.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -209,6 +209,19 @@ fn discs<G: Geometry, S: TermSink>(b: &Board<G>, perspective: PlayerId, sink: &m
 }
 
 impl Evaluator<Reversi> for ReversiEval {
+    /// `discs` counts discs; `strong` counts evaluation points (a corner is worth 25 to 60).
+    fn unit(&self) -> ValueUnit {
+        match self {
+            ReversiEval::Discs => ValueUnit {
+                per_unit: 1.0,
+                name: "discs",
+                one: "disc",
+                decimals: 0,
+            },
+            ReversiEval::Strong => ValueUnit::POINTS,
+        }
+    }
+
     fn name(&self) -> &'static str {
         match self {
             ReversiEval::Discs => "discs",

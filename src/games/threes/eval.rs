@@ -17,7 +17,7 @@
 //! is floored at [`FLOOR`].
 
 use super::{mergeable, rank_value, transpose, Threes};
-use crate::core::{Evaluator, Outcome, PlayerId, TermSink};
+use crate::core::{describe_value, Evaluator, Outcome, PlayerId, TermSink, ValueText, ValueUnit};
 use std::sync::{Arc, OnceLock};
 
 /// The evaluator names, the default first.
@@ -383,5 +383,37 @@ impl Evaluator<Threes> for ThreesEval {
     /// evaluators' values depend on the grid alone (not on the deck or the hint).
     fn horizon_key(&self, pos: &Threes) -> Option<u64> {
         Some(pos.board())
+    }
+
+    /// Live boards read as board quality in thousands of evaluation points (higher is better); a
+    /// certain loss as the plies (swipes and deals) to it; values between mix lines that lose.
+    fn describe(&self, value: f64) -> ValueText {
+        if !value.is_finite() {
+            return describe_value(value, ValueUnit::POINTS);
+        }
+        if value >= FLOOR {
+            let k = value / 1000.0;
+            return ValueText {
+                text: format!("board quality {k:.1}k"),
+                amount: Some(k),
+                decided: None,
+            };
+        }
+        if value <= LOST + 64_000.0 {
+            let plies = ((value - LOST) / 1000.0).round().max(0.0) as i64;
+            return ValueText {
+                text: format!(
+                    "lost within {plies} {}",
+                    if plies == 1 { "ply" } else { "plies" }
+                ),
+                amount: None,
+                decided: Some(-plies),
+            };
+        }
+        ValueText {
+            text: "some lines lose".to_string(),
+            amount: Some(FLOOR / 1000.0),
+            decided: None,
+        }
     }
 }

@@ -1,10 +1,13 @@
 // The Ataxx tutorial: small positions, each asking for the move that shows one rule. Both sides are
 // human while it runs; a wrong move is taken back with a word on why.
 import { Cancelled } from '../../engine-client.js';
-import { settings, setSaveFilter } from '../../app/settings.js';
+import { settings, setSaveFilter, useGameSettings } from '../../app/settings.js';
 import {
   client,
   state,
+  gameEntry,
+  keepCurrentGame,
+  dontKeepCurrentGame,
   applyState,
   stopThinking,
   bumpGeneration,
@@ -17,6 +20,7 @@ import {
 import { adapter, board } from '../../app/board.js';
 import { renderPlayers } from '../../app/players.js';
 import { say, toast } from '../../app/status.js';
+import { clearWallError } from './walls.js';
 
 const count = (v, p) => v.cells.filter((c) => c === p).length;
 const TUTORIAL = [
@@ -86,12 +90,16 @@ function sleep(ms) {
 }
 
 async function startTutorial() {
+  clearWallError();
   if (!tutorial) {
-    tutorial = { step: 0, done: false, sides: settings.sides.map((x) => ({ ...x })), game: settings.game };
-    settings.sides.forEach((x) => (x.level = 'human'));
-    // While it runs, the settings and game saved are the ones from before it.
+    // The game in progress can be brought back with Undo once the tutorial is over.
+    keepCurrentGame();
+    tutorial = { step: 0, done: false, game: settings.game };
+    // Both sides are human while it runs (the game's own settings are left as they are).
+    settings.sides = settings.sides.map((x) => ({ ...x, level: 'human' }));
+    // While it runs, the game saved is the one from before it.
     const t = tutorial;
-    setSaveFilter((s) => ({ settings: { ...s, sides: t.sides, game: t.game }, record: null }));
+    setSaveFilter((s) => ({ settings: { ...s, game: t.game }, record: null }));
     setHumanMoveHook((r) => {
       if (!tutorial || tutorial.done) return false;
       tutorialCheck(r);
@@ -121,6 +129,7 @@ async function loadTutorialStep() {
     if (!state || state.game !== 'ataxx') await client.open('ataxx');
     settings.game = 'ataxx';
     const s = await client.setPosition(step.fen);
+    dontKeepCurrentGame();
     say('');
     applyState(s);
     renderPlayers();
@@ -162,7 +171,8 @@ export function endTutorial(restart = true) {
   setHumanMoveHook(null);
   setRestartHook(null);
   tutEl.box.hidden = true;
-  t.sides.forEach((x, i) => Object.assign(settings.sides[i], x));
+  settings.game = t.game;
+  useGameSettings(gameEntry(t.game)?.id ?? t.game);
   renderPlayers();
   save();
   if (restart) newGame(t.game);

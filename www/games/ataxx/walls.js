@@ -130,12 +130,17 @@ wallEl.code.addEventListener('keydown', (ev) => {
   if (ev.key === 'Enter') playWallCode(wallEl.code.value);
 });
 wallEl.code.addEventListener('change', async () => {
-  // Show a typed code in the editor when the engine can read it; playing it checks it fully.
+  // Show a typed code in the editor when the engine finds it playable; a refused code is not drawn
+  // (the editor keeps the last good layout) and the engine's reason shows.
   try {
-    await client.walls('wallCells', wallEl.code.value);
-    const t = wallEl.code.value.trim().replace(/^0x/i, '').toUpperCase().padStart(4, '0');
-    await setWallCode(t);
+    const code = await client.walls('wallCheck', wallEl.code.value);
+    await setWallCode(code);
   } catch (e) {
     wallEl.error.textContent = e.message;
   }
 });
+
+/** Clears the panel's error (another game or the tutorial starts). */
+export function clearWallError() {
+  wallEl.error.textContent = '';
+}

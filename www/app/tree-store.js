@@ -1,0 +1,145 @@
+// Every AI move's search, kept per ply: its tree document and its value, in memory and in
+// IndexedDB so that they survive a reload. The store has a size budget; when it is over, the
+// oldest searches are dropped first. A search is found again by its game and the moves before it.
+
+const DB = 'plyscope-trees';
+const STORE = 'searches';
+/** The most bytes (of JSON text) the stored trees may take together. */
+export const TREE_BUDGET_BYTES = 24 * 1024 * 1024;
+
+let dbPromise = null;
+const memory = new Map(); // key -> {key, game, line, value, viewer, doc?, size, time}
+
+function openDb() {
+  if (!dbPromise) {
+    dbPromise = new Promise((resolve) => {
+      if (!('indexedDB' in globalThis)) return resolve(null);
+      const req = indexedDB.open(DB, 1);
+      req.onupgradeneeded = () => {
+        const db = req.result;
+        const st = db.createObjectStore(STORE, { keyPath: 'key' });
+        st.createIndex('time', 'time');
+      };
+      req.onsuccess = () => resolve(req.result);
+      req.onerror = () => resolve(null); // private mode, quota: the page works without
+    });
+  }
+  return dbPromise;
+}
+
+function done(tx) {
+  return new Promise((resolve) => {
+    tx.oncomplete = () => resolve(true);
+    tx.onerror = tx.onabort = () => resolve(false);
+  });
+}
+
+/** The key of the search made after `moves` from `start` (null: the game's start) in `game`. */
+export function searchKey(game, start, moves) {
+  return `${game}\n${start || ''}\n${moves.join(' ')}`;
+}
+
+/**
+ * Keeps a search: `report` (the engine's search report, with its tree) made after `moves` from
+ * `start` in `game`. Resolves once stored (or not, when IndexedDB is unavailable).
+ */
+export async function keepSearch(game, start, moves, report) {
+  const key = searchKey(game, start, moves);
+  const entry = {
+    key,
+    game,
+    line: moves.join(' '),
+    move: report.move,
+    value: report.value_text || null,
+    viewer: report.viewer || null,
+    doc: report.tree || null,
+    time: Date.now(),
+  };
+  entry.size = entry.doc ? JSON.stringify(entry.doc).length : 0;
+  memory.set(key, entry);
+  const db = await openDb();
+  if (!db) return;
+  try {
+    const tx = db.transaction(STORE, 'readwrite');
+    tx.objectStore(STORE).put(entry);
+    await done(tx);
+    await trim(db);
+  } catch {
+    // Quota or a closed database: the tree stays in memory only.
+  }
+}
+
+/** Drops the oldest searches until the stored ones fit the budget. */
+async function trim(db) {
+  const tx = db.transaction(STORE, 'readwrite');
+  const st = tx.objectStore(STORE);
+  const all = await new Promise((resolve) => {
+    const out = [];
+    const req = st.index('time').openCursor();
+    req.onsuccess = () => {
+      const c = req.result;
+      if (!c) return resolve(out);
+      out.push({ key: c.value.key, size: c.value.size || 0 });
+      c.continue();
+    };
+    req.onerror = () => resolve(out);
+  });
+  let total = all.reduce((a, e) => a + e.size, 0);
+  for (const e of all) {
+    if (total <= TREE_BUDGET_BYTES) break;
+    st.delete(e.key);
+    memory.delete(e.key);
+    total -= e.size;
+  }
+  await done(tx);
+}
+
+/** The kept search after `moves` (see `keepSearch`), or null. */
+export async function findSearch(game, start, moves) {
+  const key = searchKey(game, start, moves);
+  if (memory.has(key)) return memory.get(key);
+  const db = await openDb();
+  if (!db) return null;
+  try {
+    const tx = db.transaction(STORE, 'readonly');
+    const entry = await new Promise((resolve) => {
+      const req = tx.objectStore(STORE).get(key);
+      req.onsuccess = () => resolve(req.result || null);
+      req.onerror = () => resolve(null);
+    });
+    memory.set(key, entry);
+    return entry;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The kept searches along a line: for each ply n (1-based) of `moves`, the search that chose move n
+ * (made after the first n-1 moves), or null. Missing ones are looked up in IndexedDB once.
+ */
+export async function searchesAlong(game, start, moves) {
+  const out = [];
+  for (let n = 1; n <= moves.length; n++) out.push(await findSearch(game, start, moves.slice(0, n - 1)));
+  return out;
+}
+
+/** The total size of the stored trees (bytes of JSON) and their count, for tests and the curious. */
+export async function storedSize() {
+  const db = await openDb();
+  if (!db) return { count: memory.size, bytes: 0 };
+  const tx = db.transaction(STORE, 'readonly');
+  return new Promise((resolve) => {
+    let count = 0;
+    let bytes = 0;
+    const req = tx.objectStore(STORE).openCursor();
+    req.onsuccess = () => {
+      const c = req.result;
+      if (!c) return resolve({ count, bytes });
+      count++;
+      bytes += c.value.size || 0;
+      c.continue();
+    };
+    req.onerror = () => resolve({ count, bytes });
+  });
+}
