@@ -264,6 +264,8 @@ impl<G: Playable> AnySession for Match<G> {
                     pv: vec![text],
                     rank: 1,
                     reason: "opening".to_string(),
+                    value_text: eval.describe(0.0),
+                    viewer: self.to_move(),
                     root_moves: Vec::new(),
                     stats: Default::default(),
                     tree: None,
