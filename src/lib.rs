@@ -11,6 +11,8 @@
 #![deny(missing_docs)]
 
 pub mod core;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod fuzz;
 pub mod games;
 pub mod protocol;
 pub mod search;

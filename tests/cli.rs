@@ -78,7 +78,21 @@ fn bad_arguments_exit_2_with_a_clear_message() {
         ),
         (
             &["search", "tictactoe", "--moves", "a1 a1"],
-            "illegal move a1",
+            "--moves: move 2 of 2 (\"a1\"): illegal move a1",
+        ),
+        (
+            &["search", "tictactoe", "--moves", "a1 b1 zz c3"],
+            "--moves: move 3 of 4 (\"zz\"): cannot read move",
+        ),
+        (&["search", "tictactoe", "--nodes", "0"], "node"),
+        (&["search", "tictactoe", "--time-ms", "0"], "time_ms"),
+        (
+            &["perft", "ataxx", "5", "--nodes", "0"],
+            "--nodes must be at least 1",
+        ),
+        (
+            &["perft", "ataxx", "5", "--time-ms", "0"],
+            "--time-ms must be at least 1",
         ),
         (
             &["search", "tictactoe", "--frobnicate"],
@@ -123,4 +137,60 @@ fn threes_bench_prints_the_seed_bots_table_and_checks_jobs() {
     let (code, _, err) = plyscope(&["threes-bench", "--jobs", "0"]);
     assert_eq!(code, 2);
     assert!(err.contains("--jobs must be at least 1"), "{err}");
+}
+
+/// Starts the binary with its standard output a pipe whose reading end is closed at once, as
+/// `| head -1` does after its line; returns the exit status and standard error.
+fn with_closed_stdout(args: &[&str]) -> (Option<i32>, String) {
+    use std::io::Read;
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_plyscope"))
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    drop(child.stdout.take());
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    let status = child.wait().unwrap();
+    (status.code(), err)
+}
+
+/// `plyscope perft ataxx 20 | head -1`: perft to depth 20 would run for years, so only the closed
+/// pipe can end it; it ends quietly with status 0 (a panic would give 101 and a message).
+#[test]
+fn a_closed_pipe_ends_the_output_quietly() {
+    for args in [
+        &["perft", "ataxx", "20"][..],
+        &["help"],
+        &["search", "reversi", "--depth", "5", "--tree", "-"],
+        &["games"],
+    ] {
+        let (code, err) = with_closed_stdout(args);
+        assert_eq!(code, Some(0), "{args:?}: {err}");
+        assert!(err.is_empty(), "{args:?}: {err}");
+    }
+}
+
+/// Perft to depth 20 never ends on its own in a test's time: a budget must stop it, and the depth
+/// it stopped says so.
+#[test]
+fn perft_stops_within_its_budget() {
+    let (code, out, err) = plyscope(&["perft", "ataxx", "20", "--nodes", "2000000"]);
+    assert_eq!(code, 0, "{err}");
+    let last = out.lines().last().unwrap();
+    assert!(last.contains("stopped by --nodes 2000000"), "{out}");
+    // Depths 1 to 4 (155,888 leaves at depth 4) fit in the budget and are counted exactly.
+    assert!(out.contains(" 155888 "), "{out}");
+    let (code, out, err) = plyscope(&["perft", "ataxx", "20", "--time-ms", "300", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let last: serde_json::Value = serde_json::from_str(out.lines().last().unwrap()).unwrap();
+    assert_eq!(last["stopped"], "--time-ms 300", "{out}");
+    assert!(last["leaves_counted"].as_u64().is_some(), "{out}");
 }

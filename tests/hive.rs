@@ -96,7 +96,10 @@ fn game_ids_and_types() {
     for exp in Expansions::ALL {
         let h = Hive::new_game(&exp.game_id()).unwrap();
         assert_eq!(h.expansions(), exp);
-        assert_eq!(h.position_text(), format!("{};NotStarted;White[1]", exp.game_type()));
+        assert_eq!(
+            h.position_text(),
+            format!("{};NotStarted;White[1]", exp.game_type())
+        );
         assert_eq!(game(&exp.game_type()).expansions(), exp);
     }
     assert!(Hive::new_game("hive-X").is_err());
@@ -116,7 +119,17 @@ fn move_strings_read_and_write() {
     assert_eq!(h.parse_move("pass").unwrap(), HiveMove::PASS);
     assert_eq!(h.format_move(HiveMove::PASS), "pass");
     // Syntax errors say what was expected.
-    for bad in ["", "xQ", "wS3", "bG1 wS1-/", "bG1 -wS1-", "bG1 wQ-", "bG1 wS1- x", "bM wS1-", "bG1"] {
+    for bad in [
+        "",
+        "xQ",
+        "wS3",
+        "bG1 wS1-/",
+        "bG1 -wS1-",
+        "bG1 wQ-",
+        "bG1 wS1- x",
+        "bM wS1-",
+        "bG1",
+    ] {
         let e = h.parse_move(bad).unwrap_err();
         assert!(!e.expected.is_empty(), "{bad:?}");
     }
@@ -167,12 +180,20 @@ fn rule_edge_cases_from_data() {
         for check in checks.split(" & ") {
             let (what, arg) = check.split_once(' ').unwrap_or((check, ""));
             match what {
-                "moves" => assert_eq!(moves.len(), arg.parse::<usize>().unwrap(), "{name}: {texts:?}"),
+                "moves" => assert_eq!(
+                    moves.len(),
+                    arg.parse::<usize>().unwrap(),
+                    "{name}: {texts:?}"
+                ),
                 "has" | "lacks" => {
                     let m = h
                         .parse_move(arg)
                         .unwrap_or_else(|e| panic!("{name}: {arg}: {e}"));
-                    assert_eq!(moves.contains(&m), what == "has", "{name}: {arg} in {texts:?}");
+                    assert_eq!(
+                        moves.contains(&m),
+                        what == "has",
+                        "{name}: {arg} in {texts:?}"
+                    );
                 }
                 "pass" => assert_eq!(moves, vec![HiveMove::PASS], "{name}"),
                 "count" => {

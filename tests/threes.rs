@@ -1295,6 +1295,26 @@ fn late() {
     }
 }
 
+/// Cells outside a1-d4 are refused before any arithmetic on them (these overflowed in builds with
+/// overflow checks: the cell number was computed before its range was checked).
+#[test]
+fn deal_cells_out_of_range_are_refused_without_overflow() {
+    let p = Threes::new_game("threes-1").unwrap();
+    for text in [
+        "2 at a0, next 1",
+        "1 at aw next 3",
+        "2 at c| next 3",
+        "2 at \u{7f}1, next 1",
+        "2 at e1, next 1",
+        "2 at a5, next 1",
+        "3 at ~~, next 2",
+    ] {
+        let e = p.parse_move(text).unwrap_err();
+        assert!(e.to_string().contains("cell a1-d4"), "{text}: {e}");
+    }
+    assert!(p.parse_move("2 at d4, next 1").is_ok());
+}
+
 #[test]
 fn threes_values_read_as_board_quality_or_a_loss_never_as_raw_numbers() {
     use plyscope::games::threes::eval::{FLOOR, LOST};

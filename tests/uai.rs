@@ -1,21 +1,34 @@
 //! UAI conversations: scripted through `protocol::uai::run`, and one through the `plyscope` binary.
 
+mod common;
+
+use common::conversation::Conversation;
 use plyscope::core::Game;
 use plyscope::games::ataxx::Ataxx;
+use plyscope::protocol::driver::SharedBuffer;
 use plyscope::protocol::uai::{parse_position, run, score_text, Limits};
-use std::io::{BufReader, Read, Write};
+use std::io::Write;
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
 
-/// Runs a script and returns the output lines.
+/// Runs a script to its end and returns the output. The end of the input stops any search, so
+/// scripts that search wait for the answer through [`uai`] instead.
+fn talk_bytes(script: &[u8]) -> String {
+    let out = SharedBuffer::default();
+    run(std::io::Cursor::new(script.to_vec()), out.clone());
+    out.text()
+}
+
+/// [`talk_bytes`] with text, as lines.
 fn talk(script: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    run(script.as_bytes(), &mut out);
-    String::from_utf8(out)
-        .unwrap()
+    talk_bytes(script.as_bytes())
         .lines()
         .map(str::to_string)
         .collect()
+}
+
+/// A UAI conversation with the driver on a thread.
+fn uai() -> Conversation {
+    Conversation::in_process(run)
 }
 
 fn bestmoves(lines: &[String]) -> Vec<String> {
@@ -53,7 +66,11 @@ fn handshake() {
 
 #[test]
 fn go_depth_prints_info_per_depth_and_a_legal_bestmove() {
-    let lines = talk("uainewgame\nposition startpos moves f2 a2\ngo depth 3\n");
+    let mut c = uai();
+    c.send("uainewgame");
+    c.send("position startpos moves f2 a2");
+    c.send("go depth 3");
+    let lines = c.wait_prefix("bestmove");
     for d in 1..=3 {
         let prefix = format!("info depth {d} score cp ");
         let line = lines
@@ -77,25 +94,30 @@ fn go_depth_prints_info_per_depth_and_a_legal_bestmove() {
         .unwrap();
     let pv = last.split(" pv ").nth(1).unwrap();
     assert_eq!(pv.split_whitespace().next().unwrap(), best[0]);
+    let (all, _) = c.finish();
+    assert!(errors(&all).is_empty(), "{all:?}");
 }
 
 #[test]
 fn the_engine_takes_the_big_capture_and_sees_the_win() {
-    let lines = talk(
-        "position fen 7/7/2xxx2/2x1x2/2xxx2/1o5/6o o 0 1\ngo depth 2\n\
-         position fen 7/7/7/7/7/1o5/x6 x 0 1\ngo depth 3\n",
-    );
-    let best = bestmoves(&lines);
-    assert_eq!(best[0], "b2d4", "{lines:?}");
+    let mut c = uai();
+    c.send("position fen 7/7/2xxx2/2x1x2/2xxx2/1o5/6o o 0 1");
+    c.send("go depth 2");
+    let first = c.wait_prefix("bestmove");
+    c.send("position fen 7/7/7/7/7/1o5/x6 x 0 1");
+    c.send("go depth 3");
+    let second = c.wait_prefix("bestmove");
+    assert_eq!(bestmoves(&first), ["b2d4"], "{first:?}");
     // Black takes white's only piece: a won game in one move.
     assert!(
-        lines.iter().any(|l| l.contains("score mate 1 ")),
-        "{lines:?}"
+        second.iter().any(|l| l.contains("score mate 1 ")),
+        "{second:?}"
     );
     let pos = Ataxx::from_position_text("ataxx", "7/7/7/7/7/1o5/x6 x 0 1").unwrap();
     let mut after = pos.clone();
-    after.play(pos.parse_move(&best[1]).unwrap()).unwrap();
-    assert_eq!(after.pieces(1), 0, "{} should take b2", best[1]);
+    let best = bestmoves(&second);
+    after.play(pos.parse_move(&best[0]).unwrap()).unwrap();
+    assert_eq!(after.pieces(1), 0, "{} should take b2", best[0]);
 }
 
 #[test]
@@ -105,8 +127,14 @@ fn budgets_give_a_bestmove() {
         "go nodes 3000",
         "go btime 2000 wtime 2000 binc 10 winc 10",
         "go wtime 500 btime 500 movestogo 5",
+        // An increment this large overflowed the time sum once; now it is capped to half the clock.
+        "go btime 1000 binc 18446744073709551615",
+        "go wtime 18446744073709551615 btime 18446744073709551615 nodes 2000",
     ] {
-        let lines = talk(&format!("position startpos\n{go}\n"));
+        let mut c = uai();
+        c.send("position startpos");
+        c.send(go);
+        let lines = c.wait_prefix("bestmove");
         let best = bestmoves(&lines);
         assert_eq!(best.len(), 1, "{go}: {lines:?}");
         assert!(is_legal("x5o/7/7/7/7/7/o5x x 0 1", &best[0]), "{go}");
@@ -116,12 +144,14 @@ fn budgets_give_a_bestmove() {
 
 #[test]
 fn walls_and_evaluator_option() {
-    let lines = talk(
+    let mut c = uai();
+    c.send(
         "setoption name Evaluator value material\n\
          position fen x5o/7/2-1-2/7/2-1-2/7/o5x x 0 1 moves a7c5\n\
          setoption name Evaluator value strong\n\
-         position fen x5o/7/2-1-2/7/2-1-2/7/o5x x 0 1 moves b6\nd\ngo depth 2\n",
+         position fen x5o/7/2-1-2/7/2-1-2/7/o5x x 0 1 moves b6\nd\ngo depth 2",
     );
+    let lines = c.wait_prefix("bestmove");
     // a7c5 lands on a wall: the position command is refused and the position stays the start.
     assert_eq!(errors(&lines).len(), 1, "{lines:?}");
     assert!(errors(&lines)[0].contains("wall"), "{lines:?}");
@@ -172,9 +202,7 @@ isready
 
 #[test]
 fn bytes_that_are_not_text_are_refused() {
-    let mut out = Vec::new();
-    run(&b"uai\n\xff\xfe go\nisready\n"[..], &mut out);
-    let text = String::from_utf8(out).unwrap();
+    let text = talk_bytes(b"uai\n\xff\xfe go\nisready\n");
     assert!(
         text.contains("info string error: the line is not UTF-8 text"),
         "{text}"
@@ -184,112 +212,182 @@ fn bytes_that_are_not_text_are_refused() {
 
 #[test]
 fn a_finished_game_answers_with_the_null_move() {
-    let lines = talk("position fen 7/7/7/-------/-------/xxxxxxx/ooooooo x 0 1\ngo depth 2\n");
+    let mut c = uai();
+    c.send("position fen 7/7/7/-------/-------/xxxxxxx/ooooooo x 0 1\ngo depth 2");
+    let lines = c.wait_prefix("bestmove");
     assert_eq!(bestmoves(&lines), ["0000"]);
     assert!(errors(&lines)[0].contains("game is over"));
 }
 
 #[test]
 fn go_perft_counts_leaves() {
-    let lines = talk("position startpos\ngo perft 4\n");
+    let mut c = uai();
+    c.send("position startpos");
+    c.send("go perft 4");
+    let lines = c.wait_prefix("info string perft");
     assert!(
         lines
-            .iter()
-            .any(|l| l.starts_with("info string perft 4 155888 ")),
+            .last()
+            .unwrap()
+            .starts_with("info string perft 4 155888 "),
         "{lines:?}"
     );
 }
 
-/// Gives its lines one by one, waiting before those that start with `stop` or `quit`, so that a
-/// search is under way when they arrive.
-struct Slow {
-    lines: Vec<(Duration, String)>,
-    next: usize,
+/// `go perft 12` from the start counts about 10^20 leaves: it only ends when stopped.
+#[test]
+fn perft_is_stoppable_and_isready_is_answered_while_it_runs() {
+    let mut c = uai();
+    c.send("position startpos");
+    c.send("go perft 12");
+    c.send("isready");
+    let lines = c.wait_prefix("readyok");
+    assert!(
+        !lines.iter().any(|l| l.contains("perft")),
+        "readyok came at once, while perft ran: {lines:?}"
+    );
+    c.send("stop");
+    let lines = c.wait_prefix("info string perft");
+    assert!(
+        lines
+            .last()
+            .unwrap()
+            .starts_with("info string perft 12 stopped after "),
+        "{lines:?}"
+    );
+    c.send("isready");
+    c.wait_prefix("readyok");
+    // A perft stopped by the end of the input ends the session too.
+    c.send("go perft 12");
+    let (lines, _) = c.finish();
+    assert_eq!(
+        lines
+            .iter()
+            .filter(|l| l.contains("perft 12 stopped"))
+            .count(),
+        2,
+        "{lines:?}"
+    );
 }
 
-impl Read for Slow {
-    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        let Some((wait, line)) = self.lines.get(self.next) else {
-            return Ok(0);
-        };
-        std::thread::sleep(*wait);
-        let b = line.as_bytes();
-        let n = b.len().min(buf.len());
-        buf[..n].copy_from_slice(&b[..n]);
-        if n == b.len() {
-            self.next += 1;
-        } else {
-            self.lines[self.next].1 = line[n..].to_string();
-            self.lines[self.next].0 = Duration::ZERO;
-        }
-        Ok(n)
-    }
-}
-
+/// `go infinite`: info lines, `readyok` at once, and a `bestmove` only after `stop`.
 #[test]
 fn stop_ends_an_infinite_search() {
-    let ms = Duration::from_millis;
-    let input = Slow {
-        lines: vec![
-            (ms(0), "position startpos\n".into()),
-            (ms(0), "go infinite\n".into()),
-            (ms(0), "position startpos moves f2\n".into()),
-            (ms(300), "isready\n".into()),
-            (ms(300), "stop\n".into()),
-            (ms(0), "isready\n".into()),
-        ],
-        next: 0,
-    };
-    let t = Instant::now();
-    let mut out = Vec::new();
-    run(BufReader::with_capacity(1, input), &mut out);
-    let elapsed = t.elapsed();
-    let lines: Vec<String> = String::from_utf8(out)
-        .unwrap()
-        .lines()
-        .map(str::to_string)
-        .collect();
-    let best = bestmoves(&lines);
-    assert_eq!(best.len(), 1, "{lines:?}");
-    assert!(is_legal("x5o/7/7/7/7/7/o5x x 0 1", &best[0]));
-    // readyok came while the search ran (before bestmove), and again after it.
-    let first_ready = lines.iter().position(|l| l == "readyok").unwrap();
-    let bm = lines
-        .iter()
-        .position(|l| l.starts_with("bestmove"))
-        .unwrap();
+    let mut c = uai();
+    c.send("position startpos");
+    c.send("go infinite");
+    c.wait_prefix("info depth 1 ");
+    c.send("isready");
+    let lines = c.wait_prefix("readyok");
+    assert!(bestmoves(&lines).is_empty(), "{lines:?}");
+    c.send("stop");
+    let lines = c.wait_prefix("bestmove");
+    assert!(is_legal("x5o/7/7/7/7/7/o5x x 0 1", &bestmoves(&lines)[0]));
+    c.send("isready");
+    c.wait_prefix("readyok");
+    let (all, _) = c.finish();
+    assert_eq!(bestmoves(&all).len(), 1, "{all:?}");
+    assert!(errors(&all).is_empty(), "{all:?}");
+}
+
+/// As in Stockfish, `position` and `go` during a search stop it first; it prints its `bestmove`
+/// for the position it searched, and the new command then applies. `go depth 64` from the start
+/// never ends on its own within a test's time.
+#[test]
+fn position_and_go_during_a_search_stop_it_first() {
+    let mut c = uai();
+    c.send("position startpos");
+    c.send("go depth 64");
+    c.wait_prefix("info depth 1 ");
+    c.send("position startpos moves f2");
+    let lines = c.wait_prefix("bestmove");
     assert!(
-        first_ready < bm && lines.last().unwrap() == "readyok",
-        "{lines:?}"
+        is_legal("x5o/7/7/7/7/7/o5x x 0 1", &bestmoves(&lines)[0]),
+        "the stopped search answers for its own position: {lines:?}"
     );
-    assert!(lines.iter().any(|l| l.starts_with("info depth 1 ")));
-    let errs = errors(&lines);
+    c.send("d");
+    c.wait_for("the new position", |l| {
+        l == "info string fen x5o/7/7/7/7/5x1/o5x o 0 1"
+    });
+    c.send("go infinite");
+    c.wait_prefix("info depth 1 ");
+    c.send("go depth 1");
+    let first = c.wait_prefix("bestmove");
+    let second = c.wait_prefix("bestmove");
+    let after_f2 = "x5o/7/7/7/7/5x1/o5x o 0 1";
+    assert!(is_legal(after_f2, &bestmoves(&first)[0]), "{first:?}");
+    assert!(is_legal(after_f2, &bestmoves(&second)[0]), "{second:?}");
     assert!(
-        errs.len() == 1 && errs[0].contains("send stop first"),
-        "{lines:?}"
+        second.iter().any(|l| l.starts_with("info depth 1 ")),
+        "{second:?}"
     );
-    assert!(elapsed < Duration::from_secs(20), "{elapsed:?}");
+    let (all, _) = c.finish();
+    assert!(errors(&all).is_empty(), "{all:?}");
 }
 
 #[test]
 fn quit_stops_a_search() {
-    let ms = Duration::from_millis;
-    let input = Slow {
-        lines: vec![
-            (ms(0), "go\n".into()),
-            (ms(200), "quit\n".into()),
-            (ms(0), "isready\n".into()),
-        ],
-        next: 0,
-    };
-    let mut out = Vec::new();
-    run(BufReader::with_capacity(1, input), &mut out);
-    let text = String::from_utf8(out).unwrap();
-    assert_eq!(text.matches("bestmove ").count(), 1, "{text}");
+    let mut c = uai();
+    c.send("go");
+    c.wait_prefix("info depth 1 ");
+    c.send("quit");
+    c.send("isready");
+    let (lines, _) = c.finish();
+    assert_eq!(bestmoves(&lines).len(), 1, "{lines:?}");
     assert!(
-        !text.contains("readyok"),
-        "nothing is read after quit: {text}"
+        !lines.iter().any(|l| l == "readyok"),
+        "nothing is read after quit: {lines:?}"
     );
+}
+
+#[test]
+fn words_after_a_command_are_warned_about_and_unknown_commands_are_cut() {
+    let huge = "x".repeat(1 << 20);
+    let lines = talk(&format!(
+        "isready now
+uai please
+{huge}
+stop it
+isready
+"
+    ));
+    assert_eq!(
+        lines[0],
+        "info string warning: ignored \"now\" after isready"
+    );
+    assert_eq!(lines[1], "readyok");
+    assert_eq!(
+        lines[2],
+        "info string warning: ignored \"please\" after uai"
+    );
+    let err = lines
+        .iter()
+        .find(|l| l.contains("unknown command"))
+        .unwrap();
+    assert!(
+        err.len() < 300 && err.contains("(1048576 bytes in all)"),
+        "{}",
+        &err[..err.len().min(400)]
+    );
+    assert!(lines.contains(&"info string warning: ignored \"it\" after stop".to_string()));
+    assert_eq!(lines.last().unwrap(), "readyok");
+    assert!(lines.iter().all(|l| l.len() < 300));
+}
+
+#[test]
+fn a_line_too_long_to_read_is_dropped_and_the_session_goes_on() {
+    let mut script = vec![b'x'; plyscope::protocol::driver::MAX_LINE_BYTES + 10];
+    script.extend_from_slice(b"\nisready\n");
+    let text = talk_bytes(&script);
+    assert!(
+        text.starts_with(&format!(
+            "info string error: the line is too long ({} bytes",
+            plyscope::protocol::driver::MAX_LINE_BYTES + 10
+        )),
+        "{}",
+        &text[..text.len().min(300)]
+    );
+    assert!(text.ends_with("readyok\n"), "{text}");
 }
 
 #[test]
@@ -304,6 +402,60 @@ fn helpers() {
     assert!(Limits::parse(&["movetime"]).is_err());
     assert!(parse_position(&["fen", "x5o/7/7/7/7/7/o5x", "x", "moves", "f2"]).is_ok());
     assert!(parse_position(&["startpos", "f2"]).is_err());
+}
+
+#[test]
+fn time_management_never_overflows_nor_spends_the_whole_clock() {
+    let max = u64::MAX.to_string();
+    let l = Limits::parse(&["btime", "1000", "binc", &max]).unwrap();
+    assert_eq!(l.time_for(0), Some(500), "half the clock at most");
+    let l = Limits::parse(&["btime", &max, "binc", &max, "movestogo", "1"]).unwrap();
+    assert_eq!(l.time_for(0), Some(u64::MAX - 50));
+    let l = Limits::parse(&["wtime", "1000", "winc", "10000", "movestogo", "1"]).unwrap();
+    assert_eq!(
+        l.time_for(1),
+        Some(950),
+        "the last move before the control: all but the margin"
+    );
+    let l = Limits::parse(&["btime", "0", "binc", &max]).unwrap();
+    assert_eq!(l.time_for(0), Some(1));
+    for left in [0u64, 1, 49, 50, 51, 1000, 60_000, u64::MAX / 3, u64::MAX] {
+        for inc in [0u64, 1, 10_000, u64::MAX / 2, u64::MAX] {
+            for mtg in [None, Some(0u64), Some(1), Some(2), Some(40), Some(u64::MAX)] {
+                let l = Limits {
+                    btime: Some(left),
+                    binc: Some(inc),
+                    movestogo: mtg,
+                    ..Limits::default()
+                };
+                let t = l.time_for(0).unwrap();
+                assert!(t >= 1);
+                if left > 100 && mtg != Some(1) && mtg != Some(0) {
+                    assert!(t <= left / 2, "{left} {inc} {mtg:?}: {t}");
+                }
+                assert!(
+                    t <= left.saturating_sub(50).max(1),
+                    "{left} {inc} {mtg:?}: {t}"
+                );
+            }
+        }
+    }
+}
+
+/// Through the binary: a search under way when the input ends is stopped, prints its `bestmove`
+/// and the process exits (`go depth 64` would otherwise run for hours).
+#[test]
+fn the_end_of_the_input_stops_a_search_and_exits() {
+    let mut c = Conversation::binary(&["uai"]);
+    c.send("position startpos");
+    c.send("go depth 64");
+    c.wait_prefix("info depth 1 ");
+    c.send("isready");
+    c.wait_prefix("readyok");
+    let (lines, took) = c.finish();
+    assert_eq!(bestmoves(&lines).len(), 1, "{lines:?}");
+    // Reported, not asserted: how long the exit took after the input closed.
+    eprintln!("exit after the end of the input: {took:?}");
 }
 
 #[test]
@@ -331,6 +483,7 @@ fn through_the_binary() {
         text.contains("info string error: unknown command \"bogus\""),
         "{text}"
     );
+    // `quit` arrives at once and stops the search: it still answers with a legal move.
     let lines: Vec<String> = text.lines().map(str::to_string).collect();
     let best = bestmoves(&lines);
     assert_eq!(best.len(), 1, "{text}");

@@ -2,13 +2,15 @@
 //! moves (answered with `err` / `invalidmove`, the game left as it was), and every answer ending in
 //! `ok`.
 
+mod common;
+
 use plyscope::protocol::uhp::{parse_clock, run, Reply, Uhp};
 
 /// Runs the engine on `script` and returns its answers, one `Vec` of lines per `ok`.
 fn session(script: &str) -> Vec<Vec<String>> {
-    let mut out = Vec::new();
-    run(script.as_bytes(), &mut out);
-    let text = String::from_utf8(out).unwrap();
+    let out = plyscope::protocol::driver::SharedBuffer::default();
+    run(std::io::Cursor::new(script.to_string()), out.clone());
+    let text = out.text();
     let mut answers = Vec::new();
     let mut cur = Vec::new();
     for l in text.lines() {
@@ -84,7 +86,10 @@ pass
     assert!(next()[0].starts_with("err unknown command"));
     let best = next();
     assert_eq!(best.len(), 1);
-    assert!(moves[0].split(';').any(|m| m == best[0]), "{best:?} among {moves:?}");
+    assert!(
+        moves[0].split(';').any(|m| m == best[0]),
+        "{best:?} among {moves:?}"
+    );
     assert!(next()[0].starts_with("err bad depth"));
     assert!(next()[0].starts_with("err bad time"));
     assert!(next()[0].starts_with("err bestmove needs"));
@@ -95,9 +100,15 @@ pass
     assert_eq!(next()[0].split(';').count(), 7);
     assert_eq!(next(), vec!["Base;InProgress;Black[1];wS1"]);
     assert!(next()[0].starts_with("err unknown game type"));
-    assert!(next()[0].starts_with("err "), "a GameString whose turn disagrees");
+    assert!(
+        next()[0].starts_with("err "),
+        "a GameString whose turn disagrees"
+    );
     let opts = next();
-    assert!(opts.iter().any(|l| l.starts_with("BranchingLimit;int;")), "{opts:?}");
+    assert!(
+        opts.iter().any(|l| l.starts_with("BranchingLimit;int;")),
+        "{opts:?}"
+    );
     assert!(opts.iter().any(|l| l.starts_with("Level;enum;")));
     assert_eq!(next(), vec!["BranchingLimit;int;12;0;0;500"]);
     assert!(next()[0].starts_with("err bad value"));
@@ -114,9 +125,21 @@ fn state_is_unchanged_by_bad_commands() {
     let _ = u.handle("newgame Base");
     let _ = u.handle("play wG1");
     let before = u.game().unwrap().clone();
-    for bad in ["play bG1", "play bG1 wG1", "play wG2 wG1-", "undo x", "undo 9", "play bQ wG1-", "bestmove nodes 3", "pass now"] {
+    for bad in [
+        "play bG1",
+        "play bG1 wG1",
+        "play wG2 wG1-",
+        "undo x",
+        "undo 9",
+        "play bQ wG1-",
+        "bestmove nodes 3",
+        "pass now",
+    ] {
         match u.handle(bad) {
-            Reply::Lines(l) => assert!(l[0].starts_with("err") || l[0].starts_with("invalidmove"), "{bad}: {l:?}"),
+            Reply::Lines(l) => assert!(
+                l[0].starts_with("err") || l[0].starts_with("invalidmove"),
+                "{bad}: {l:?}"
+            ),
             Reply::Search(..) => panic!("{bad} started a search"),
         }
         assert_eq!(u.game().unwrap(), &before, "{bad} changed the game");
@@ -128,7 +151,44 @@ fn clock_parsing() {
     assert_eq!(parse_clock("00:00:01"), Some(1));
     assert_eq!(parse_clock("01:02:03"), Some(3723));
     assert_eq!(parse_clock("1:2:3"), Some(3723));
-    for bad in ["", "00:60:00", "00:00", "aa:00:00", "00:00:00:00", "-1:00:00"] {
+    for bad in [
+        "",
+        "00:60:00",
+        "00:00",
+        "aa:00:00",
+        "00:00:00:00",
+        "-1:00:00",
+    ] {
         assert_eq!(parse_clock(bad), None, "{bad}");
     }
+}
+
+/// On the shared driver: a `bestmove` search runs while the input is read; `info` is answered at
+/// once, and `stop` ends the search, which answers with a legal move and `ok`. `bestmove depth 64`
+/// never ends by itself in a test's time. The end of the input stops a search too.
+#[test]
+fn a_search_is_stopped_and_info_answered_while_it_runs() {
+    let mut c = common::conversation::Conversation::in_process(run);
+    c.wait_prefix("ok");
+    c.send("newgame Base");
+    c.wait_prefix("ok");
+    c.send("validmoves");
+    let moves = c.wait_prefix("ok");
+    c.send("bestmove depth 64");
+    c.send("info");
+    let info = c.wait_prefix("ok");
+    assert!(
+        info[0].starts_with("id Plyscope"),
+        "info answered during the search: {info:?}"
+    );
+    c.send("stop");
+    let best = c.wait_prefix("ok");
+    assert_eq!(best.len(), 2, "{best:?}");
+    assert!(
+        moves[0].split(';').any(|m| m == best[0]),
+        "{best:?} among {moves:?}"
+    );
+    c.send("bestmove depth 64");
+    let (lines, _) = c.finish();
+    assert_eq!(lines.last().map(String::as_str), Some("ok"), "{lines:?}");
 }

@@ -3,11 +3,62 @@
 //! Run `plyscope help` for the commands. Bad arguments print a message and exit with status 2.
 
 use plyscope::core::Error;
+use plyscope::core::{now_ms, shown, PerftBudget};
 use plyscope::games::{new_session, AnySession, CATALOGUE};
 use plyscope::search::{Algorithm, Hooks, SearchConfig};
 use std::io::Write;
 use std::process::ExitCode;
 use std::time::Instant;
+
+/// Standard output for the CLI's results. When the reader has gone (`plyscope perft ... | head -1`)
+/// the process ends quietly with status 0, as Unix tools do, instead of panicking; another write
+/// error ends it with a message and status 1.
+struct Stdout;
+
+impl Write for Stdout {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        match std::io::stdout().write(buf) {
+            Ok(n) => Ok(n),
+            Err(e) => quit_on(e),
+        }
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        match std::io::stdout().flush() {
+            Ok(()) => Ok(()),
+            Err(e) => quit_on(e),
+        }
+    }
+}
+
+/// Ends the process after a failed write to standard output.
+fn quit_on(e: std::io::Error) -> ! {
+    if e.kind() == std::io::ErrorKind::BrokenPipe {
+        std::process::exit(0);
+    }
+    eprintln!("plyscope: cannot write the output: {e}");
+    std::process::exit(1);
+}
+
+/// `println!` to [`Stdout`]: a closed pipe ends the process quietly.
+macro_rules! outln {
+    ($($arg:tt)*) => {{
+        let mut o = Stdout;
+        if let Err(e) = writeln!(o, $($arg)*) {
+            quit_on(e);
+        }
+    }};
+}
+
+/// `print!` to [`Stdout`].
+macro_rules! out {
+    ($($arg:tt)*) => {{
+        let mut o = Stdout;
+        if let Err(e) = write!(o, $($arg)*).and_then(|_| o.flush()) {
+            quit_on(e);
+        }
+    }};
+}
 
 const USAGE: &str = "\
 plyscope: board-game engines with explainable search
@@ -15,17 +66,20 @@ plyscope: board-game engines with explainable search
 USAGE:
   plyscope games
       List the game ids.
-  plyscope perft <game> <depth> [--position TEXT] [--json]
+  plyscope perft <game> <depth> [--position TEXT] [--time-ms T] [--nodes N] [--json]
       Count the move tree's leaves at every depth up to <depth>, with time and leaves per second.
-      --json prints one object per line: {\"game\",\"depth\",\"nodes\",\"ms\"}.
+      --time-ms T and --nodes N bound the whole run (milliseconds, leaves counted); a depth the
+      budget cuts short says so instead of giving a count.
+      --json prints one object per line: {\"game\",\"depth\",\"nodes\",\"ms\"} (or
+      {\"game\",\"depth\",\"stopped\",\"ms\",\"leaves_counted\"} for a depth cut short).
   plyscope search <game> [options]
       Search a position and print the best move, value, principal variation and statistics.
         --position TEXT     start from this position text (default: the start position)
         --moves \"M M ...\"   then play these moves
         --algo A            random | greedy | minimax | alphabeta | expectimax (default alphabeta)
         --depth N           depth limit in plies (default 4)
-        --time-ms T         time budget (iterative deepening; the depth stays a cap)
-        --nodes N           node budget
+        --time-ms T         time budget, at least 1 (iterative deepening; the depth stays a cap)
+        --nodes N           node budget (at least 1)
         --eval NAME         evaluator (default: the game's own default)
         --quotient Q        randomness quotient (0: always the best move)
         --branching N       keep only the best N moves of each node by pre-score
@@ -77,20 +131,20 @@ fn main() -> ExitCode {
 
 fn run(args: &[String]) -> Result<(), Usage> {
     let Some(cmd) = args.first() else {
-        print!("{USAGE}");
+        out!("{USAGE}");
         return Ok(());
     };
     let rest = &args[1..];
     match cmd.as_str() {
         "help" | "--help" | "-h" => {
-            print!("{USAGE}");
+            out!("{USAGE}");
             Ok(())
         }
         "games" => {
             for g in CATALOGUE {
-                println!("{:<12} {}", g.id, g.name);
+                outln!("{:<12} {}", g.id, g.name);
                 for (id, name) in g.variants {
-                    println!("{:<12} {}", id, name);
+                    outln!("{:<12} {}", id, name);
                 }
             }
             Ok(())
@@ -100,15 +154,16 @@ fn run(args: &[String]) -> Result<(), Usage> {
         "bench" => bench(rest),
         "threes-bench" => threes_bench(rest),
         "uai" => {
-            plyscope::protocol::uai::run(std::io::stdin().lock(), std::io::stdout());
+            plyscope::protocol::uai::run(std::io::stdin(), std::io::stdout());
             Ok(())
         }
         "uhp" => {
-            plyscope::protocol::uhp::run(std::io::stdin().lock(), std::io::stdout());
+            plyscope::protocol::uhp::run(std::io::stdin(), std::io::stdout());
             Ok(())
         }
         other => Err(Usage(format!(
-            "unknown command {other:?}: expected games, perft, search, bench, threes-bench, uai, uhp or help"
+            "unknown command {}: expected games, perft, search, bench, threes-bench, uai, uhp or help",
+            shown(other)
         ))),
     }
 }
@@ -137,7 +192,8 @@ impl Opts {
                 let mut known: Vec<&str> = flags.iter().chain(valued).copied().collect();
                 known.sort();
                 return Err(Usage(format!(
-                    "unexpected argument {a:?}: expected one of {}",
+                    "unexpected argument {}: expected one of {}",
+                    shown(a),
                     known.join(", ")
                 )));
             }
@@ -160,10 +216,12 @@ impl Opts {
     fn number<T: std::str::FromStr>(&self, name: &str, what: &str) -> Result<Option<T>, Usage> {
         match self.value(name) {
             None => Ok(None),
-            Some(v) => v
-                .parse()
-                .map(Some)
-                .map_err(|_| Usage(format!("bad value {v:?} for {name}: expected {what}"))),
+            Some(v) => v.parse().map(Some).map_err(|_| {
+                Usage(format!(
+                    "bad value {} for {name}: expected {what}",
+                    shown(v)
+                ))
+            }),
         }
     }
 }
@@ -191,29 +249,79 @@ fn perft(args: &[String]) -> Result<(), Usage> {
         .filter(|d| (1..=20).contains(d))
         .ok_or_else(|| {
             Usage(format!(
-                "bad depth {depth:?}: expected a whole number from 1 to 20"
+                "bad depth {}: expected a whole number from 1 to 20",
+                shown(depth)
             ))
         })?;
-    let opts = Opts::parse(&args[2..], &["--json"], &["--position"])?;
+    let opts = Opts::parse(
+        &args[2..],
+        &["--json"],
+        &["--position", "--time-ms", "--nodes"],
+    )?;
+    let time_ms: Option<u64> = opts.number("--time-ms", "milliseconds")?;
+    let leaves: Option<u64> = opts.number("--nodes", "a whole number of leaves")?;
+    for (name, v) in [("--time-ms", time_ms), ("--nodes", leaves)] {
+        if v == Some(0) {
+            return Err(Usage(format!("{name} must be at least 1")));
+        }
+    }
     let s = session_at(game, opts.value("--position"))?;
     let json = opts.flag("--json");
     if !json {
-        println!(
+        outln!(
             "{:>5} {:>16} {:>10} {:>14}",
-            "depth", "nodes", "ms", "leaves/s"
+            "depth",
+            "nodes",
+            "ms",
+            "leaves/s"
         );
     }
+    // One budget for the whole command: every depth counts against it.
+    let start = now_ms();
+    let mut budget = PerftBudget::default();
+    if let Some(t) = time_ms {
+        budget = budget.with_deadline_ms(start + t as f64);
+    }
+    if let Some(n) = leaves {
+        budget = budget.with_max_leaves(n);
+    }
+    let bounded = time_ms.is_some() || leaves.is_some();
     for d in 1..=depth {
         let t = Instant::now();
-        let n = s.perft(d);
+        let n = if bounded {
+            s.perft_within(d, &mut budget)
+        } else {
+            Some(s.perft(d))
+        };
         let ms = t.elapsed().as_secs_f64() * 1000.0;
+        let Some(n) = n else {
+            let why = match (time_ms, leaves) {
+                (Some(t), _) if now_ms() - start >= t as f64 => format!("--time-ms {t}"),
+                (_, Some(l)) => format!("--nodes {l}"),
+                _ => "the budget".to_string(),
+            };
+            if json {
+                outln!(
+                    "{}",
+                    serde_json::json!({"game": s.game_id(), "depth": d, "stopped": why,
+                        "ms": (ms * 1000.0).round() / 1000.0, "leaves_counted": budget.leaves()})
+                );
+            } else {
+                outln!(
+                    "{:>5} stopped by {why} after {ms:.1} ms at this depth ({} leaves counted in all)",
+                    d,
+                    budget.leaves()
+                );
+            }
+            break;
+        };
         if json {
-            println!(
+            outln!(
                 "{}",
                 serde_json::json!({"game": s.game_id(), "depth": d, "nodes": n, "ms": (ms * 1000.0).round() / 1000.0})
             );
         } else {
-            println!(
+            outln!(
                 "{:>5} {:>16} {:>10.1} {:>14.0}",
                 d,
                 n,
@@ -221,7 +329,6 @@ fn perft(args: &[String]) -> Result<(), Usage> {
                 n as f64 / (ms / 1000.0).max(1e-9)
             );
         }
-        std::io::stdout().flush().ok();
     }
     Ok(())
 }
@@ -255,8 +362,16 @@ fn search(args: &[String]) -> Result<(), Usage> {
     )?;
     let mut s = session_at(game, opts.value("--position"))?;
     if let Some(moves) = opts.value("--moves") {
-        for m in moves.split_whitespace() {
-            s.play(m)?;
+        let list: Vec<&str> = moves.split_whitespace().collect();
+        for (i, m) in list.iter().enumerate() {
+            s.play(m).map_err(|e| {
+                Usage(format!(
+                    "--moves: move {} of {} ({}): {e}",
+                    i + 1,
+                    list.len(),
+                    shown(m)
+                ))
+            })?;
         }
     }
     let mut cfg = SearchConfig::default();
@@ -292,31 +407,33 @@ fn search(args: &[String]) -> Result<(), Usage> {
     if let (Some(file), Some(doc)) = (tree_file, &tree) {
         let text = doc.to_json_pretty();
         if file == "-" {
-            println!("{text}");
+            outln!("{text}");
         } else {
             std::fs::write(file, text + "\n")
                 .map_err(|e| Usage(format!("cannot write the tree to {file}: {e}")))?;
         }
     }
     if opts.flag("--json") {
-        println!(
+        outln!(
             "{}",
             serde_json::to_string(&report).expect("reports serialise")
         );
     } else if tree_file != Some("-") {
         let st = &report.stats;
-        println!(
+        outln!(
             "best move   {} (rank {}, {})",
-            report.mv, report.rank, report.reason
+            report.mv,
+            report.rank,
+            report.reason
         );
-        println!("value       {}", report.value);
-        println!("pv          {}", report.pv.join(" "));
-        println!(
+        outln!("value       {}", report.value);
+        outln!("pv          {}", report.pv.join(" "));
+        outln!(
             "stats       {} nodes, {} leaves, {:.1} ms, depth {}, {} prune events cutting {} moves, {} TT hits",
             st.nodes, st.leaves, st.time_ms, st.depth_reached, st.prune_events, st.pruned_nodes, st.tt_hits
         );
         if let (Some(file), Some(doc)) = (tree_file, &tree) {
-            println!(
+            outln!(
                 "tree        {} nodes written to {file}{}",
                 doc.root.size(),
                 if st.truncated { " (truncated)" } else { "" }
@@ -371,7 +488,7 @@ fn threes_bench(args: &[String]) -> Result<(), Usage> {
         &cfg,
         &plyscope::games::threes::ThreesEval::strong(),
         jobs,
-        &mut std::io::stdout(),
+        &mut Stdout,
     );
     Ok(())
 }
@@ -380,16 +497,20 @@ fn bench(args: &[String]) -> Result<(), Usage> {
     let opts = Opts::parse(args, &["--quick"], &[])?;
     let quick = opts.flag("--quick");
     let known: Vec<&str> = CATALOGUE.iter().map(|g| g.id).collect();
-    println!(
+    outln!(
         "plyscope {} bench{}",
         env!("CARGO_PKG_VERSION"),
         if quick { " (quick)" } else { "" }
     );
-    println!();
-    println!("perft (bulk-counted last ply)");
-    println!(
+    outln!();
+    outln!("perft (bulk-counted last ply)");
+    outln!(
         "{:<14} {:>5} {:>14} {:>10} {:>14}",
-        "game", "depth", "leaves", "ms", "leaves/s"
+        "game",
+        "depth",
+        "leaves",
+        "ms",
+        "leaves/s"
     );
     let perfts: &[(&str, u32, u32)] = &[("tictactoe", 9, 9), ("reversi", 8, 10), ("ataxx", 4, 6)];
     for &(game, quick_depth, depth) in perfts {
@@ -401,7 +522,7 @@ fn bench(args: &[String]) -> Result<(), Usage> {
         let t = Instant::now();
         let n = s.perft(d);
         let ms = t.elapsed().as_secs_f64() * 1000.0;
-        println!(
+        outln!(
             "{:<14} {:>5} {:>14} {:>10.1} {:>14.0}",
             game,
             d,
@@ -410,11 +531,17 @@ fn bench(args: &[String]) -> Result<(), Usage> {
             n as f64 / (ms / 1000.0).max(1e-9)
         );
     }
-    println!();
-    println!("alpha-beta search, without and with tree recording (node cap 200000)");
-    println!(
+    outln!();
+    outln!("alpha-beta search, without and with tree recording (node cap 200000)");
+    outln!(
         "{:<14} {:>5} {:>12} {:>10} {:>12} {:>10} {:>12}",
-        "game", "depth", "nodes", "ms", "nodes/s", "ms (tree)", "nodes/s (tree)"
+        "game",
+        "depth",
+        "nodes",
+        "ms",
+        "nodes/s",
+        "ms (tree)",
+        "nodes/s (tree)"
     );
     let searches = [
         SearchBench {
@@ -467,7 +594,7 @@ fn bench(args: &[String]) -> Result<(), Usage> {
         )?;
         let (n, ms) = (plain.stats.nodes, plain.stats.time_ms);
         let (n2, ms2) = (traced.stats.nodes, traced.stats.time_ms);
-        println!(
+        outln!(
             "{:<14} {:>5} {:>12} {:>10.1} {:>12.0} {:>10.1} {:>12.0}",
             b.game,
             depth,
@@ -481,11 +608,11 @@ fn bench(args: &[String]) -> Result<(), Usage> {
     if known.contains(&"threes") {
         threes_search_bench(quick)?;
     }
-    println!();
-    println!(
+    outln!();
+    outln!(
         "stopping: a search on the largest game told to stop after 100 ms (the stop flag), and one"
     );
-    println!("with a 100 ms time budget; how long each took to come back");
+    outln!("with a 100 ms time budget; how long each took to come back");
     let game = if known.contains(&"reversi") {
         "reversi-16"
     } else {
@@ -515,9 +642,12 @@ fn bench(args: &[String]) -> Result<(), Usage> {
         (r, t.elapsed().as_secs_f64() * 1000.0)
     });
     let r = r?;
-    println!(
+    outln!(
         "{:<14} stop flag at 100 ms: returned after {:.1} ms ({} nodes, depth {})",
-        game, ms, r.stats.nodes, r.stats.depth_reached
+        game,
+        ms,
+        r.stats.nodes,
+        r.stats.depth_reached
     );
     let t = Instant::now();
     let r = s.search(
@@ -528,9 +658,12 @@ fn bench(args: &[String]) -> Result<(), Usage> {
         Hooks::default(),
     )?;
     let ms = t.elapsed().as_secs_f64() * 1000.0;
-    println!(
+    outln!(
         "{:<14} 100 ms budget:       returned after {:.1} ms ({} nodes, depth {})",
-        game, ms, r.stats.nodes, r.stats.depth_reached
+        game,
+        ms,
+        r.stats.nodes,
+        r.stats.depth_reached
     );
     Ok(())
 }
@@ -556,11 +689,15 @@ fn threes_search_bench(quick: bool) -> Result<(), Usage> {
         ),
     ];
     let depth = if quick { 3 } else { 5 };
-    println!();
-    println!("expectimax (Threes, threes-bench's search at a fixed depth, best of 3 runs)");
-    println!(
+    outln!();
+    outln!("expectimax (Threes, threes-bench's search at a fixed depth, best of 3 runs)");
+    outln!(
         "{:<14} {:>5} {:>12} {:>10} {:>12}",
-        "position", "depth", "nodes", "ms", "nodes/s"
+        "position",
+        "depth",
+        "nodes",
+        "ms",
+        "nodes/s"
     );
     let eval = ThreesEval::strong();
     let cfg = plyscope::games::threes::bench::bench_config(None, depth, 1);
@@ -578,7 +715,7 @@ fn threes_search_bench(quick: bool) -> Result<(), Usage> {
             }
         }
         let (n, ms) = best.unwrap_or((0, 0.0));
-        println!(
+        outln!(
             "{:<14} {:>5} {:>12} {:>10.1} {:>12.0}",
             label,
             depth,

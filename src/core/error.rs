@@ -3,6 +3,24 @@
 
 use std::fmt;
 
+/// How many characters of a text given by a caller an error message shows.
+pub const SHOWN_CHARS: usize = 60;
+
+/// `text` quoted for a message and cut to [`SHOWN_CHARS`] characters (saying how long it was), so
+/// that a megabyte of bad input never comes back whole in an error.
+///
+/// ```
+/// use plyscope::core::shown;
+/// assert_eq!(shown("d3"), "\"d3\"");
+/// assert!(shown(&"x".repeat(10_000)).ends_with("... (10000 bytes in all)"));
+/// ```
+pub fn shown(text: &str) -> String {
+    match text.char_indices().nth(SHOWN_CHARS) {
+        None => format!("{text:?}"),
+        Some((cut, _)) => format!("{:?}... ({} bytes in all)", &text[..cut], text.len()),
+    }
+}
+
 /// A move text that could not be read.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ParseMoveError {
@@ -26,8 +44,9 @@ impl fmt::Display for ParseMoveError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "cannot read move {:?}: expected {}",
-            self.text, self.expected
+            "cannot read move {}: expected {}",
+            shown(&self.text),
+            self.expected
         )
     }
 }
@@ -159,8 +178,8 @@ impl fmt::Display for Error {
             Error::UnknownGame { id, known } => {
                 write!(
                     f,
-                    "unknown game {:?}: expected one of {}",
-                    id,
+                    "unknown game {}: expected one of {}",
+                    shown(id),
                     known.join(", ")
                 )
             }
@@ -169,7 +188,11 @@ impl fmt::Display for Error {
                 value,
                 expected,
             } => {
-                write!(f, "bad value {value:?} for {name}: expected {expected}")
+                write!(
+                    f,
+                    "bad value {} for {name}: expected {expected}",
+                    shown(value)
+                )
             }
             Error::NotNow(what) => f.write_str(what),
         }

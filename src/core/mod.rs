@@ -8,7 +8,7 @@ mod eval;
 mod rng;
 mod zobrist;
 
-pub use error::{Error, IllegalMove, ParseMoveError, ParsePositionError};
+pub use error::{shown, Error, IllegalMove, ParseMoveError, ParsePositionError, SHOWN_CHARS};
 pub use eval::{
     describe_value, Breakdown, Evaluator, NoTerms, Term, TermSink, ValueText, ValueUnit, WIN_SCORE,
 };
@@ -17,6 +17,7 @@ pub use zobrist::ZobristTable;
 
 use std::fmt::Debug;
 use std::hash::Hash;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// A player's index: 0 moves first, 1 second. Single-player games only use 0.
 pub type PlayerId = u8;
@@ -146,17 +147,135 @@ pub enum PerftConvention {
     FinishedCountsZero,
 }
 
+/// Limits on a perft run: a stop flag raised from elsewhere, a deadline and a budget of leaves.
+///
+/// Perft functions report the leaves of every node two plies above the leaves
+/// ([`PerftBudget::count`]) and give up as soon as the budget says so; the count they return is
+/// then partial, which [`PerftBudget::stopped`] tells. [`PerftBudget::none`] never stops.
+#[derive(Debug, Default)]
+pub struct PerftBudget<'a> {
+    stop: Option<&'a AtomicBool>,
+    deadline_ms: Option<f64>,
+    max_leaves: Option<u64>,
+    leaves: u64,
+    calls: u32,
+    stopped: bool,
+}
+
+impl<'a> PerftBudget<'a> {
+    /// Stops once `stop` is raised.
+    pub fn with_stop(mut self, stop: &'a AtomicBool) -> Self {
+        self.stop = Some(stop);
+        self
+    }
+
+    /// Stops once [`now_ms`] passes `deadline_ms`.
+    pub fn with_deadline_ms(mut self, deadline_ms: f64) -> Self {
+        self.deadline_ms = Some(deadline_ms);
+        self
+    }
+
+    /// Stops once at least `leaves` leaves have been counted (in all runs with this budget).
+    pub fn with_max_leaves(mut self, leaves: u64) -> Self {
+        self.max_leaves = Some(leaves);
+        self
+    }
+
+    /// Adds `n` counted leaves; returns whether to stop. Looks at the clock and the stop flag every
+    /// 64 calls (a call covers a node two plies above the leaves: microseconds of work).
+    #[inline]
+    pub fn count(&mut self, n: u64) -> bool {
+        self.leaves = self.leaves.saturating_add(n);
+        if self.max_leaves.is_some_and(|m| self.leaves >= m) {
+            self.stopped = true;
+        }
+        self.calls = self.calls.wrapping_add(1);
+        if self.calls % 64 == 0 {
+            self.look();
+        }
+        self.stopped
+    }
+
+    /// Looks at the stop flag and the clock now.
+    #[cold]
+    fn look(&mut self) {
+        if self.stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+            self.stopped = true;
+        }
+        if self.deadline_ms.is_some_and(|d| now_ms() >= d) {
+            self.stopped = true;
+        }
+    }
+
+    /// Whether the run was stopped (its count is then partial).
+    #[inline]
+    pub fn stopped(&self) -> bool {
+        self.stopped
+    }
+
+    /// Leaves counted so far, at the granularity of [`PerftBudget::count`]'s calls.
+    pub fn leaves(&self) -> u64 {
+        self.leaves
+    }
+}
+
+/// What a perft function asks of its limits: [`PerftBudget`] for real limits, [`Unbounded`] for
+/// none at zero cost (the calls vanish when compiled).
+pub trait PerftLimit {
+    /// Adds the leaves of a node two plies above the leaves; returns whether to stop.
+    fn count(&mut self, leaves: u64) -> bool;
+    /// Whether to stop (the count is then partial).
+    fn stopped(&self) -> bool;
+}
+
+/// No limit: perft runs to the end.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Unbounded;
+
+impl PerftLimit for Unbounded {
+    #[inline(always)]
+    fn count(&mut self, _: u64) -> bool {
+        false
+    }
+    #[inline(always)]
+    fn stopped(&self) -> bool {
+        false
+    }
+}
+
+impl PerftLimit for PerftBudget<'_> {
+    #[inline]
+    fn count(&mut self, leaves: u64) -> bool {
+        PerftBudget::count(self, leaves)
+    }
+    #[inline]
+    fn stopped(&self) -> bool {
+        PerftBudget::stopped(self)
+    }
+}
+
 /// Counts the leaf nodes of the move tree to `depth` plies (the perft of chess programmers).
 ///
 /// Every move, passes included, uses a ply; chance outcomes count as plies too. What a finished game
 /// counts for at deeper depths is `convention`. The last ply is counted in bulk from the move list's
 /// length. This generic version clones states; games with bitboards may offer a faster one.
 pub fn perft<G: Game>(pos: &G, depth: u32, convention: PerftConvention) -> u64 {
-    fn go<G: Game>(
+    perft_within(pos, depth, convention, &mut Unbounded).unwrap_or_default()
+}
+
+/// [`perft`] within a budget: `None` when the budget stopped it before the end.
+pub fn perft_within<G: Game, L: PerftLimit>(
+    pos: &G,
+    depth: u32,
+    convention: PerftConvention,
+    budget: &mut L,
+) -> Option<u64> {
+    fn go<G: Game, L: PerftLimit>(
         pos: &G,
         depth: u32,
         c: PerftConvention,
         buffers: &mut Vec<Vec<G::Move>>,
+        budget: &mut L,
     ) -> u64 {
         if depth == 0 {
             return 1;
@@ -185,14 +304,21 @@ pub fn perft<G: Game>(pos: &G, depth: u32, convention: PerftConvention) -> u64 {
             for &m in &moves {
                 let mut child = pos.clone();
                 child.play_unchecked(m);
-                n += go(&child, depth - 1, c, buffers);
+                n += go(&child, depth - 1, c, buffers, budget);
+                if budget.stopped() {
+                    break;
+                }
+            }
+            if depth == 2 {
+                budget.count(n);
             }
             n
         };
         buffers.push(moves);
         total
     }
-    go(pos, depth, convention, &mut Vec::new())
+    let n = go(pos, depth, convention, &mut Vec::new(), budget);
+    (!budget.stopped()).then_some(n)
 }
 
 /// Splits a game id such as `"reversi-12"` into its base (`"reversi"`) and numeric variant (`Some(12)`).

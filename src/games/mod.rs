@@ -12,7 +12,9 @@ pub mod tictactoe;
 
 pub use session::{AnySession, Match, MoveInfo, RootMoveReport, SearchReport};
 
-use crate::core::{perft, split_variant, Error, Evaluator, Game, PerftConvention};
+use crate::core::{
+    perft_within, split_variant, Error, Evaluator, Game, PerftConvention, PerftLimit, Unbounded,
+};
 
 /// What the registry needs beyond [`Game`]: how to make a game from its id, and its evaluators.
 pub trait Playable: Game + Sized {
@@ -33,9 +35,15 @@ pub trait Playable: Game + Sized {
         PerftConvention::FinishedCountsOne
     }
 
-    /// Perft from this position with the game's convention; games with a faster one override it.
+    /// Perft from this position with the game's convention.
     fn perft(&self, depth: u32) -> u64 {
-        perft(self, depth, Self::perft_convention())
+        self.perft_within(depth, &mut Unbounded).unwrap_or_default()
+    }
+
+    /// Perft within a budget (a stop flag, a deadline, a number of leaves): `None` when the budget
+    /// ran out first. Games with a faster perft override it.
+    fn perft_within<L: PerftLimit>(&self, depth: u32, budget: &mut L) -> Option<u64> {
+        perft_within(self, depth, Self::perft_convention(), budget)
     }
 
     /// A move the AI plays from the game's own opening tables instead of searching, drawn with

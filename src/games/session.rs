@@ -2,7 +2,7 @@
 //! and the engine protocols use, whatever the game.
 
 use super::Playable;
-use crate::core::{Error, Evaluator, Outcome, Rng, Turn, ValueText};
+use crate::core::{Error, Evaluator, Outcome, PerftBudget, Rng, Turn, ValueText};
 use crate::search::{search, Hooks, SearchConfig};
 use crate::tree::{Stats, TreeDocument};
 use serde::Serialize;
@@ -92,6 +92,8 @@ pub trait AnySession: Send {
     fn search(&self, cfg: &SearchConfig, hooks: Hooks<'_>) -> Result<SearchReport, Error>;
     /// Perft from the current position with the game's convention.
     fn perft(&self, depth: u32) -> u64;
+    /// Perft within a budget (stop flag, deadline, leaves): `None` when the budget ran out first.
+    fn perft_within(&self, depth: u32, budget: &mut PerftBudget<'_>) -> Option<u64>;
     /// The names of the evaluators on offer, the default first.
     fn evaluators(&self) -> Vec<String>;
 }
@@ -320,6 +322,10 @@ impl<G: Playable> AnySession for Match<G> {
 
     fn perft(&self, depth: u32) -> u64 {
         self.pos.perft(depth)
+    }
+
+    fn perft_within(&self, depth: u32, budget: &mut PerftBudget<'_>) -> Option<u64> {
+        self.pos.perft_within(depth, budget)
     }
 
     fn evaluators(&self) -> Vec<String> {

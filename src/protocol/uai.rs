@@ -1,34 +1,39 @@
-//! UAI, the Universal Ataxx Interface: UCI with "a" for "c".
+//! UAI, the Universal Ataxx Interface: UCI with "a" for "c", on the shared [`driver`](super::driver).
 //!
 //! [`run`] reads commands line by line and answers on the output:
 //!
 //! - `uai` → `id name ...`, `id author ...`, the options, `uaiok`;
-//! - `isready` → `readyok` (also while searching);
+//! - `isready` → `readyok`, at once, also while a search or perft runs;
 //! - `uainewgame` → back to the start position;
 //! - `setoption name Evaluator value strong|material|mobility`;
 //! - `position startpos|fen <fen> [moves <m1> <m2> ...]` (all or nothing: on an error the position
-//!   stays as it was);
+//!   stays as it was, and the error names the move that failed by its number);
 //! - `go [depth N] [movetime N] [nodes N] [wtime N] [btime N] [winc N] [binc N] [movestogo N]
 //!   [infinite]` → `info depth .. score cp .. nodes .. time .. nps .. pv ..` after each completed
-//!   depth, then `bestmove <move>`; `go perft N` prints the perft count instead. `btime`/`binc`
-//!   are black's (`x`, first to move), `wtime`/`winc` white's. `go` without a limit searches until
-//!   `stop`, as does `go infinite` (which also waits for `stop` before its `bestmove`);
-//! - `stop` → ends the search, which prints its `bestmove`;
+//!   depth, then `bestmove <move>`; `go perft N` prints the perft count instead (or that it was
+//!   stopped). `btime`/`binc` are black's (`x`, first to move), `wtime`/`winc` white's. `go`
+//!   without a limit searches until `stop` or depth 64, and `go infinite` also waits for `stop`
+//!   before its `bestmove`;
+//! - `stop` → ends the search, which prints its `bestmove` (or the perft, which says it stopped);
 //! - `d` → the position as `info string fen ...`;
-//! - `quit` (or the end of the input) → stops any search and returns.
+//! - `quit` (or the end of the input) → stops any search (it still prints its `bestmove`) and
+//!   returns.
 //!
-//! The search runs on its own thread with a stop flag, so `stop`, `isready` and `quit` are answered
-//! while it thinks. `position`, `go`, `uainewgame` and `setoption` sent during a search with limits
-//! wait for its `bestmove`; during a search without limits they are refused (send `stop` first).
-//! A malformed command gets `info string error: ...` and is otherwise ignored.
+//! As in Stockfish, the input is read while the engine thinks: `isready`, `uai` and `d` are answered
+//! at once; `stop`, `quit`, the end of the input, and any command that changes the position or
+//! starts a search (`position`, `go`, `uainewgame`, `setoption`) first stop the running search,
+//! which prints its `bestmove`. A malformed command gets `info string error: ...` and is otherwise
+//! ignored; words after a command that takes none get `info string warning: ignored ...`; an
+//! unknown command is named in the error cut to a few dozen characters.
 
+use crate::core::PerftBudget;
 use crate::core::{now_ms, Game, Turn, WIN_SCORE};
 use crate::games::ataxx::{Ataxx, AtaxxEval, AtaxxMove};
+use crate::protocol::driver::{self, extra_words, shown, Disposition, Job, Output, Protocol, Task};
 use crate::search::{search, Hooks, SearchConfig};
-use std::io::{BufRead, Write};
+use std::io::{Read, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Mutex;
-use std::thread::{self, ScopedJoinHandle};
+use std::thread;
 
 /// The engine's name as sent in `id name`.
 pub const ENGINE_NAME: &str = concat!("Plyscope ", env!("CARGO_PKG_VERSION"));
@@ -83,7 +88,8 @@ impl Limits {
             ];
             if !known.contains(&w) {
                 return Err(format!(
-                    "go: unknown word {w:?} (expected depth, movetime, nodes, wtime, btime, winc, binc, movestogo, infinite or perft)"
+                    "go: unknown word {} (expected depth, movetime, nodes, wtime, btime, winc, binc, movestogo, infinite or perft)",
+                    shown(w)
                 ));
             }
             let v = words
@@ -91,7 +97,7 @@ impl Limits {
                 .ok_or_else(|| format!("go: {w} needs a number after it"))?;
             let n: u64 = v
                 .parse()
-                .map_err(|_| format!("go: {w} needs a whole number, not {v:?}"))?;
+                .map_err(|_| format!("go: {w} needs a whole number, not {}", shown(v)))?;
             match w {
                 "depth" | "perft" => {
                     if !(1..=64).contains(&n) {
@@ -117,6 +123,11 @@ impl Limits {
     }
 
     /// The time to spend on this move for the player to move, in milliseconds, if any.
+    ///
+    /// With a clock: the clock shared over the moves to the time control (30 at most) plus three
+    /// quarters of the increment, but never more than half the clock (the whole clock less
+    /// [`CLOCK_MARGIN_MS`] on the last move before the time control), whatever the increment says.
+    /// The arithmetic cannot overflow.
     pub fn time_for(&self, side: u8) -> Option<u64> {
         if let Some(t) = self.movetime {
             return Some(t);
@@ -129,21 +140,37 @@ impl Limits {
         let left = left?;
         let inc = inc.unwrap_or(0);
         let moves = self.movestogo.unwrap_or(30).clamp(1, 30);
-        let budget = left / moves + inc * 3 / 4;
-        Some(budget.min(left.saturating_sub(50)).max(1))
+        let share = left / moves;
+        let from_inc = (u128::from(inc) * 3 / 4).min(u128::from(u64::MAX)) as u64;
+        let budget = share.saturating_add(from_inc);
+        let cap = if moves == 1 {
+            left
+        } else {
+            (left / 2).max(share)
+        };
+        Some(
+            budget
+                .min(cap)
+                .min(left.saturating_sub(CLOCK_MARGIN_MS))
+                .max(1),
+        )
     }
 }
 
-/// Writes one line and flushes; output errors are ignored (the other side has gone).
-fn say<W: Write>(out: &Mutex<W>, line: &str) {
-    if let Ok(mut w) = out.lock() {
-        let _ = writeln!(w, "{line}");
-        let _ = w.flush();
-    }
+/// Milliseconds of the clock never used, for the time it takes to send the move.
+pub const CLOCK_MARGIN_MS: u64 = 50;
+
+/// Writes one line (output errors are ignored: the other side has gone).
+fn say(out: &Output, line: &str) {
+    out.line(line);
 }
 
-fn error<W: Write>(out: &Mutex<W>, msg: &str) {
+fn error(out: &Output, msg: &str) {
     say(out, &format!("info string error: {msg}"));
+}
+
+fn warn(out: &Output, msg: &str) {
+    say(out, &format!("info string warning: {msg}"));
 }
 
 /// A search value as UAI's `score cp N` or `score mate N`.
@@ -154,6 +181,14 @@ pub fn score_text(value: f64) -> String {
         format!("mate {}", if value > 0.0 { moves } else { -moves })
     } else {
         format!("cp {}", value.round() as i64)
+    }
+}
+
+/// `text` cut to [`driver::MAX_ECHO_CHARS`] characters, unquoted.
+fn cut(text: &str) -> &str {
+    match text.char_indices().nth(driver::MAX_ECHO_CHARS) {
+        Some((i, _)) => &text[..i],
+        None => text,
     }
 }
 
@@ -168,8 +203,8 @@ pub fn parse_position(words: &[&str]) -> Result<Ataxx, String> {
         Some(&"startpos") if setup.len() == 1 => Ataxx::new(),
         Some(&"startpos") => {
             return Err(format!(
-                "position: unexpected {:?} after startpos (expected moves)",
-                setup[1]
+                "position: unexpected {} after startpos (expected moves)",
+                shown(setup[1])
             ))
         }
         Some(&"fen") if setup.len() > 1 => {
@@ -177,40 +212,50 @@ pub fn parse_position(words: &[&str]) -> Result<Ataxx, String> {
             Ataxx::from_position_text("ataxx", &text).map_err(|e| format!("position fen: {e}"))?
         }
         Some(&"fen") => return Err("position fen: the FEN is missing".into()),
-        Some(w) => return Err(format!("position: expected startpos or fen, found {w:?}")),
+        Some(w) => {
+            return Err(format!(
+                "position: expected startpos or fen, found {}",
+                shown(w)
+            ))
+        }
         None => return Err("position: expected startpos or fen".into()),
     };
     for (i, text) in moves.iter().enumerate() {
         let m = pos
             .parse_move(text)
-            .map_err(|e| format!("position: move {} ({text}): {e}", i + 1))?;
+            .map_err(|e| format!("position: move {} ({}): {e}", i + 1, cut(text)))?;
         pos.play(m)
-            .map_err(|e| format!("position: move {} ({text}): {e}", i + 1))?;
+            .map_err(|e| format!("position: move {} ({}): {e}", i + 1, cut(text)))?;
     }
     Ok(pos)
 }
 
 /// Searches `pos` within `limits`, printing an `info` line per completed depth and then
 /// `bestmove`. Stops when `stop` is set.
-pub fn think<W: Write>(
-    pos: &Ataxx,
-    eval: AtaxxEval,
-    limits: &Limits,
-    stop: &AtomicBool,
-    out: &Mutex<W>,
-) {
+pub fn think(pos: &Ataxx, eval: AtaxxEval, limits: &Limits, stop: &AtomicBool, out: &Output) {
     if let Some(depth) = limits.perft {
         let t = now_ms();
-        let n = pos.perft_fast(depth);
+        let mut budget = PerftBudget::default().with_stop(stop);
+        let n = pos.perft_fast_within(depth, &mut budget);
         let ms = now_ms() - t;
-        say(
-            out,
-            &format!(
-                "info string perft {depth} {n} time {} nps {}",
-                ms.round() as u64,
-                (n as f64 * 1000.0 / ms.max(0.001)) as u64
+        match n {
+            Some(n) => say(
+                out,
+                &format!(
+                    "info string perft {depth} {n} time {} nps {}",
+                    ms.round() as u64,
+                    (n as f64 * 1000.0 / ms.max(0.001)) as u64
+                ),
             ),
-        );
+            None => say(
+                out,
+                &format!(
+                    "info string perft {depth} stopped after {} ms ({} leaves counted)",
+                    ms.round() as u64,
+                    budget.leaves()
+                ),
+            ),
+        }
         return;
     }
     let best = if pos.turn() == Turn::Terminal {
@@ -228,12 +273,12 @@ pub fn think<W: Write>(
     say(out, &format!("bestmove {text}"));
 }
 
-fn iterate<W: Write>(
+fn iterate(
     pos: &Ataxx,
     eval: AtaxxEval,
     limits: &Limits,
     stop: &AtomicBool,
-    out: &Mutex<W>,
+    out: &Output,
 ) -> Option<AtaxxMove> {
     let start = now_ms();
     let budget = limits.time_for(pos.side_to_move());
@@ -315,119 +360,113 @@ fn iterate<W: Write>(
     best
 }
 
-/// Runs a UAI session: reads commands from `input` until `quit` or its end, and answers on `output`.
-pub fn run<R: BufRead, W: Write + Send>(input: R, output: W) {
-    let out = Mutex::new(output);
-    let stop = AtomicBool::new(false);
-    let mut pos = Ataxx::new();
-    let mut eval = AtaxxEval::Strong;
-    thread::scope(|scope| {
-        let mut thinking: Option<ScopedJoinHandle<'_, ()>> = None;
-        // Whether the running search has no limit of its own (it runs until `stop`).
-        let mut unlimited = false;
-        let mut quit = false;
-        let finish = |thinking: &mut Option<ScopedJoinHandle<'_, ()>>| {
-            if let Some(h) = thinking.take() {
-                stop.store(true, Ordering::Relaxed);
-                let _ = h.join();
+/// The UAI engine's state between commands: the position and the evaluator.
+#[derive(Debug, Clone)]
+pub struct Uai {
+    pos: Ataxx,
+    eval: AtaxxEval,
+}
+
+impl Default for Uai {
+    fn default() -> Self {
+        Uai {
+            pos: Ataxx::new(),
+            eval: AtaxxEval::Strong,
+        }
+    }
+}
+
+impl Uai {
+    /// The current position.
+    pub fn position(&self) -> &Ataxx {
+        &self.pos
+    }
+
+    fn no_more(out: &Output, cmd: &str, args: &[&str]) {
+        if let Some(w) = extra_words(cmd, args) {
+            warn(out, &w);
+        }
+    }
+}
+
+impl Protocol for Uai {
+    fn disposition(&self, cmd: &str) -> Disposition {
+        match cmd {
+            "quit" => Disposition::Quit,
+            "stop" | "position" | "go" | "uainewgame" | "setoption" => Disposition::StopFirst,
+            // uai, isready, d and unknown words leave a search running.
+            _ => Disposition::Now,
+        }
+    }
+
+    fn handle(&mut self, words: &[&str], out: &Output) -> Option<Task> {
+        let (&cmd, args) = words.split_first()?;
+        match cmd {
+            "uai" => {
+                Self::no_more(out, cmd, args);
+                say(out, &format!("id name {ENGINE_NAME}"));
+                say(out, "id author the Plyscope authors");
+                say(
+                    out,
+                    "option name Evaluator type combo default strong var strong var material var mobility",
+                );
+                say(out, "uaiok");
             }
-        };
-        for line in input.lines() {
-            let line = match line {
-                Ok(line) => line,
-                Err(e) if e.kind() == std::io::ErrorKind::InvalidData => {
-                    error(&out, "the line is not UTF-8 text");
-                    continue;
-                }
-                Err(_) => break,
-            };
-            if thinking.as_ref().is_some_and(|h| h.is_finished()) {
-                let _ = thinking.take().map(|h| h.join());
+            "isready" => {
+                Self::no_more(out, cmd, args);
+                say(out, "readyok");
             }
-            let words: Vec<&str> = line.split_whitespace().collect();
-            let Some((&cmd, args)) = words.split_first() else {
-                continue;
-            };
-            // A command that changes the position or starts a search waits for a search with
-            // limits to end (so that piped scripts work); one without limits must be stopped.
-            if matches!(cmd, "uainewgame" | "position" | "go" | "setoption") && !unlimited {
-                if let Some(h) = thinking.take() {
-                    let _ = h.join();
-                }
+            "quit" | "stop" => Self::no_more(out, cmd, args),
+            "uainewgame" => {
+                Self::no_more(out, cmd, args);
+                self.pos = Ataxx::new();
             }
-            let busy = thinking.is_some();
-            match cmd {
-                "uai" => {
-                    say(&out, &format!("id name {ENGINE_NAME}"));
-                    say(&out, "id author the Plyscope authors");
-                    say(
-                        &out,
-                        "option name Evaluator type combo default strong var strong var material var mobility",
-                    );
-                    say(&out, "uaiok");
-                }
-                "isready" => say(&out, "readyok"),
-                "quit" => {
-                    quit = true;
-                    break;
-                }
-                "stop" => finish(&mut thinking),
-                _ if busy && matches!(cmd, "uainewgame" | "position" | "go" | "setoption") => {
-                    error(
-                        &out,
-                        &format!("{cmd} while searching without a limit: send stop first"),
-                    );
-                }
-                "uainewgame" => pos = Ataxx::new(),
-                "position" => match parse_position(args) {
-                    Ok(p) => pos = p,
-                    Err(e) => error(&out, &e),
-                },
-                "setoption" => match args {
-                    ["name", name, "value", value] if name.eq_ignore_ascii_case("evaluator") => {
-                        match AtaxxEval::by_name(value) {
-                            Ok(e) => eval = e,
-                            Err(e) => error(&out, &e.to_string()),
-                        }
+            "position" => match parse_position(args) {
+                Ok(p) => self.pos = p,
+                Err(e) => error(out, &e),
+            },
+            "setoption" => match args {
+                ["name", name, "value", value] if name.eq_ignore_ascii_case("evaluator") => {
+                    match AtaxxEval::by_name(value) {
+                        Ok(e) => self.eval = e,
+                        Err(e) => error(out, &e.to_string()),
                     }
-                    _ => error(
-                        &out,
-                        &format!(
-                            "setoption: expected \"setoption name Evaluator value <name>\", found {:?}",
-                            args.join(" ")
-                        ),
-                    ),
-                },
-                "go" => match Limits::parse(args) {
-                    Ok(limits) => {
-                        stop.store(false, Ordering::Relaxed);
-                        unlimited = limits.infinite
-                            || (limits.perft.is_none()
-                                && limits.depth.is_none()
-                                && limits.nodes.is_none()
-                                && limits.time_for(pos.side_to_move()).is_none());
-                        let p = pos.clone();
-                        let (out, stop) = (&out, &stop);
-                        thinking = Some(scope.spawn(move || think(&p, eval, &limits, stop, out)));
-                    }
-                    Err(e) => error(&out, &e),
-                },
-                "d" => say(&out, &format!("info string fen {}", pos.position_text())),
+                }
                 _ => error(
-                    &out,
+                    out,
                     &format!(
-                        "unknown command {cmd:?} (expected uai, isready, uainewgame, setoption, position, go, stop, d or quit)"
+                        "setoption: expected \"setoption name Evaluator value <name>\", found {}",
+                        shown(&args.join(" "))
                     ),
                 ),
+            },
+            "go" => match Limits::parse(args) {
+                Ok(limits) => {
+                    let (pos, eval) = (self.pos.clone(), self.eval);
+                    return Some(Box::new(move |job: &Job| {
+                        think(&pos, eval, &limits, &job.stop, &job.out)
+                    }));
+                }
+                Err(e) => error(out, &e),
+            },
+            "d" => {
+                Self::no_more(out, cmd, args);
+                say(out, &format!("info string fen {}", self.pos.position_text()));
             }
+            _ => error(
+                out,
+                &format!(
+                    "unknown command {} (expected uai, isready, uainewgame, setoption, position, go, stop, d or quit)",
+                    shown(cmd)
+                ),
+            ),
         }
-        // `quit` stops the search; at the end of the input a search with limits finishes on its
-        // own (so that a piped script gets its answer) and one without is stopped.
-        if let Some(h) = thinking.take() {
-            if quit || unlimited {
-                stop.store(true, Ordering::Relaxed);
-            }
-            let _ = h.join();
-        }
-    });
+        None
+    }
+}
+
+/// Runs a UAI session: reads commands from `input` until `quit` or its end, and answers on
+/// `output` (see the module's documentation). Returns once any search has stopped.
+pub fn run<R: Read + Send + 'static, W: Write + Send + 'static>(input: R, output: W) {
+    driver::run(Uai::default(), input, output);
 }

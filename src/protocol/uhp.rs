@@ -18,8 +18,9 @@
 use crate::core::{Game, Rng, Turn};
 use crate::games::hive::notation::{game_string, parse_game_type};
 use crate::games::hive::{levels, opening, Hive, HiveEval};
+use crate::protocol::driver::{self, Disposition, InputError, Job, Output, Protocol, Task};
 use crate::search::{search, Hooks, SearchConfig};
-use std::io::{BufRead, Write};
+use std::io::{Read, Write};
 use std::sync::atomic::AtomicBool;
 
 /// The engine's name as `info` gives it.
@@ -179,7 +180,10 @@ impl Uhp {
             return err("play needs a move, e.g. play wS1 or play bG1 -wS1");
         }
         if h.turn() == Turn::Terminal {
-            return Reply::Lines(vec![format!("invalidmove the game is over ({})", opening_state(h))]);
+            return Reply::Lines(vec![format!(
+                "invalidmove the game is over ({})",
+                opening_state(h)
+            )]);
         }
         let m = match h.parse_move(text) {
             Ok(m) => m,
@@ -250,11 +254,21 @@ impl Uhp {
                     let ms = (s * 1000).saturating_sub((s * 1000 / 20).min(200));
                     self.config(None, Some(ms))
                 }
-                _ => return err(format!("bad time {:?}: expected hh:mm:ss, more than zero, at most 24:00:00", shown(t))),
+                _ => {
+                    return err(format!(
+                        "bad time {:?}: expected hh:mm:ss, more than zero, at most 24:00:00",
+                        shown(t)
+                    ))
+                }
             },
             ["depth", d] => match d.parse::<u32>() {
                 Ok(n) if (1..=MAX_DEPTH).contains(&n) => self.config(Some(n), None),
-                _ => return err(format!("bad depth {:?}: expected a whole number from 1 to {MAX_DEPTH}", shown(d))),
+                _ => {
+                    return err(format!(
+                        "bad depth {:?}: expected a whole number from 1 to {MAX_DEPTH}",
+                        shown(d)
+                    ))
+                }
             },
             _ => return err("bestmove needs a limit: bestmove time hh:mm:ss or bestmove depth N"),
         };
@@ -270,14 +284,16 @@ impl Uhp {
         } else {
             match rest.parse::<usize>() {
                 Ok(n) if n >= 1 => n,
-                _ => return err(format!("bad undo count {:?}: expected a whole number, at least 1", shown(rest))),
+                _ => {
+                    return err(format!(
+                        "bad undo count {:?}: expected a whole number, at least 1",
+                        shown(rest)
+                    ))
+                }
             }
         };
         if n > self.past.len() {
-            return err(format!(
-                "cannot undo {n} moves: {} played",
-                self.past.len()
-            ));
+            return err(format!("cannot undo {n} moves: {} played", self.past.len()));
         }
         let keep = self.past.len() - n;
         let back = self.past[keep].clone();
@@ -292,14 +308,22 @@ impl Uhp {
         let d = Options::default();
         let level_names: Vec<&str> = levels::LEVELS.iter().map(|l| l.name).collect();
         vec![
-            format!("Level;enum;{};{};{}", o.level, d.level, level_names.join(";")),
+            format!(
+                "Level;enum;{};{};{}",
+                o.level,
+                d.level,
+                level_names.join(";")
+            ),
             format!(
                 "Evaluator;enum;{};{};{}",
                 o.evaluator,
                 d.evaluator,
                 crate::games::hive::eval::NAMES.join(";")
             ),
-            format!("BranchingLimit;int;{};{};0;500", o.branching_limit, d.branching_limit),
+            format!(
+                "BranchingLimit;int;{};{};0;500",
+                o.branching_limit, d.branching_limit
+            ),
             format!(
                 "RandomnessQuotient;int;{};{};0;1000",
                 o.randomness_quotient, d.randomness_quotient
@@ -370,7 +394,11 @@ fn opening_state(h: &Hive) -> &'static str {
 
 /// Finds the move for a `bestmove` (a book move in the first two turns when randomness is on,
 /// else a search, stopped early when `stop` is raised) and writes it.
-pub fn best_move(pos: &Hive, cfg: &SearchConfig, stop: Option<&AtomicBool>) -> Result<String, String> {
+pub fn best_move(
+    pos: &Hive,
+    cfg: &SearchConfig,
+    stop: Option<&AtomicBool>,
+) -> Result<String, String> {
     let mut rng = cfg.seed.map(Rng::seeded).unwrap_or_else(Rng::from_entropy);
     if cfg.randomness_quotient > 1 {
         if let Some(m) = opening::book_move(pos, &mut rng) {
@@ -391,34 +419,61 @@ pub fn best_move(pos: &Hive, cfg: &SearchConfig, stop: Option<&AtomicBool>) -> R
     }
 }
 
-/// Runs the engine: reads commands from `input` until its end, answers on `output`.
-pub fn run<R: BufRead, W: Write>(input: R, mut output: W) {
-    let mut uhp = Uhp::new();
-    let say = |out: &mut W, text: &str| {
-        let _ = writeln!(out, "{text}");
-        let _ = out.flush();
-    };
-    say(&mut output, ENGINE_ID);
-    say(&mut output, CAPABILITIES);
-    say(&mut output, "ok");
-    for line in input.lines() {
-        let Ok(line) = line else { break };
-        if line.trim() == "exit" || line.trim() == "quit" {
-            break;
+impl Protocol for Uhp {
+    fn greet(&mut self, out: &Output) {
+        out.line(ENGINE_ID);
+        out.line(CAPABILITIES);
+        out.line("ok");
+    }
+
+    fn disposition(&self, cmd: &str) -> Disposition {
+        match cmd {
+            "exit" | "quit" => Disposition::Quit,
+            // `info` is answered while a search runs; any other command stops it first (the
+            // stopped search still prints its move and `ok`), `stop` included.
+            "info" => Disposition::Now,
+            _ => Disposition::StopFirst,
         }
-        match uhp.handle(&line) {
+    }
+
+    fn handle(&mut self, words: &[&str], out: &Output) -> Option<Task> {
+        if matches!(words.first(), Some(&"exit" | &"quit")) {
+            return None;
+        }
+        if words == ["stop"] {
+            // Nothing to answer: a running search has just ended and answered.
+            return None;
+        }
+        match Uhp::handle(self, &words.join(" ")) {
             Reply::Lines(ls) => {
                 for l in ls {
-                    say(&mut output, &l);
+                    out.line(&l);
                 }
+                out.line("ok");
+                None
             }
-            Reply::Search(pos, cfg) => match best_move(&pos, &cfg, None) {
-                Ok(m) => say(&mut output, &m),
-                Err(e) => say(&mut output, &format!("err {e}")),
-            },
+            Reply::Search(pos, cfg) => Some(Box::new(move |job: &Job| {
+                match best_move(&pos, &cfg, Some(&job.stop)) {
+                    Ok(m) => job.out.line(&m),
+                    Err(e) => job.out.line(&format!("err {e}")),
+                }
+                job.out.line("ok");
+            })),
         }
-        say(&mut output, "ok");
     }
+
+    fn input_error(&mut self, error: &InputError, out: &Output) {
+        out.line(&format!("err {error}"));
+        out.line("ok");
+    }
+}
+
+/// Runs the engine on the shared [`driver`](super::driver): reads commands from `input` until
+/// `exit` or its end, answers on `output`. A `bestmove` search runs while the input is read: `info`
+/// is answered at once, and any other command (`stop` included), `exit` and the end of the input
+/// stop the search first (it still answers with its move and `ok`).
+pub fn run<R: Read + Send + 'static, W: Write + Send + 'static>(input: R, output: W) {
+    driver::run(Uhp::new(), input, output);
 }
 
 /// At most the first 60 characters of `text`, so that a huge input is never echoed whole.

@@ -166,6 +166,13 @@ impl SearchConfig {
         if self.node_cap == 0 {
             return Err(Error::bad_option("node_cap", 0, "at least 1"));
         }
+        if self.node_budget == Some(0) {
+            return Err(Error::bad_option(
+                "node_budget",
+                0,
+                "at least 1 node, or no node budget",
+            ));
+        }
         if self.time_ms == Some(0) {
             return Err(Error::bad_option(
                 "time_ms",

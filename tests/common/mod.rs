@@ -187,3 +187,4 @@ pub fn tree_schema() -> jsonschema::Validator {
     let schema: serde_json::Value = serde_json::from_str(&text).expect("the schema is JSON");
     jsonschema::validator_for(&schema).expect("the schema itself is valid")
 }
+pub mod conversation;

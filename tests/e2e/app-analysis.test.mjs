@@ -277,3 +277,36 @@ test('layouts: "Why this move?" above the fold at 1400x900; nothing overlaps at 
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('the kept trees have a size budget: the oldest are dropped first', async () => {
+  const { context, page, errors } = await openApp();
+  const out = await page.evaluate(async () => {
+    const store = await import('./app/tree-store.js');
+    // Five searches of about 10 kB each, under a budget of 35 kB: the two oldest go.
+    store.setTreeBudget(35000);
+    const doc = (n) => ({ format: 'plyscope-tree', root: { id: 0, move: null, pad: 'x'.repeat(10000), n } });
+    for (let i = 0; i < 5; i++) {
+      await store.keepSearch('tictactoe', null, ['a1', 'b2', 'c3'].slice(0, i % 4).concat(String(i)), { move: 'a1', tree: doc(i) });
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    const kept = [];
+    for (let i = 0; i < 5; i++) {
+      const db = await new Promise((res) => {
+        const req = indexedDB.open('plyscope-trees');
+        req.onsuccess = () => res(req.result);
+      });
+      const key = store.searchKey('tictactoe', null, ['a1', 'b2', 'c3'].slice(0, i % 4).concat(String(i)));
+      const hit = await new Promise((res) => {
+        const r = db.transaction('searches').objectStore('searches').get(key);
+        r.onsuccess = () => res(!!r.result);
+      });
+      kept.push(hit);
+      db.close();
+    }
+    return { kept, size: await store.storedSize() };
+  });
+  assert.deepEqual(out.kept, [false, false, true, true, true]);
+  assert.ok(out.size.bytes <= 35000, JSON.stringify(out.size));
+  assert.deepEqual(errors, []);
+  await context.close();
+});

@@ -375,15 +375,34 @@ export async function analyse(detail) {
   stopThinking();
   generation++;
   const replaced = recordWorthKeeping();
+  const tail = (detail.moves || []).map(String);
   try {
-    const s = await client.restore(detail.game, detail.rootPosition || null, (detail.moves || []).map(String), []);
+    // When the tree's root is a position of this game's line (it usually is: the AI searched
+    // there), the variation branches off the game at that ply; otherwise it starts at the root.
+    let start = detail.rootPosition || null;
+    let moves = tail;
+    let from = null;
+    if (state && detail.game === state.game && detail.rootPosition) {
+      const line = [...state.history, ...state.redo];
+      const recStart = client.record?.start ?? null;
+      for (let k = line.length; k >= 0; k--) {
+        if ((await client.preview(state.game, recStart, line.slice(0, k))) === detail.rootPosition) {
+          start = recStart;
+          moves = [...line.slice(0, k), ...tail];
+          from = k;
+          break;
+        }
+      }
+    }
+    const s = await client.restore(detail.game, start, moves, []);
     if (replaced) keepPrevious(replaced);
     keepable = true;
     settings.game = s.game;
     useSettingsOf(s.game);
     settings.paused = true;
     emit('new-game');
-    emit('message', `Analysing a line from the tree (${detail.moves?.length || 0} move${detail.moves?.length === 1 ? '' : 's'} from its root); the AIs are paused.`);
+    const n = `${tail.length} move${tail.length === 1 ? '' : 's'}`;
+    emit('message', `${from == null ? `A line from the tree (${n} from its root)` : `A variation from move ${from} (${n} of the tree)`}; the AIs are paused.`);
     applyState(s);
     emit('players');
     if (replaced) emit('line-kept');

@@ -30,7 +30,8 @@ export function renderMoves() {
     for (const m of state.legal) {
       if (cellMoves.has(m.move)) continue;
       const b = document.createElement('button');
-      b.textContent = m.move === 'pass' ? 'Pass' : m.move === '0000' ? 'Pass (0000)' : m.move;
+      b.textContent = m.move === 'pass' || m.move === '0000' ? 'Pass' : m.move;
+      if (m.move === '0000') b.title = 'Pass (written 0000)';
       b.dataset.move = m.move;
       b.disabled = !humanToMove() || !!thinking;
       // Passing is all the player can do: the button says so.

@@ -28,7 +28,9 @@ export async function mountTree() {
       editorOpen: false,
       decorateTooltip: boardPreview({ onError: (m) => console.warn('board preview:', m) }),
       // "Analyse from here": the board goes to the node's position, as a variation.
-      onAnalyse: (detail) => analyse(detail),
+      onAnalyse: async (detail) => {
+        if (await analyse(detail)) document.getElementById('board-wrap').scrollIntoView({ block: 'nearest' });
+      },
     });
     if (lastTree) explorer.showDocument(lastTree);
   } catch (e) {

@@ -4,8 +4,14 @@
 
 const DB = 'plyscope-trees';
 const STORE = 'searches';
-/** The most bytes (of JSON text) the stored trees may take together. */
+/** The most bytes (of JSON text) the stored trees may take together, by default. */
 export const TREE_BUDGET_BYTES = 24 * 1024 * 1024;
+let budget = TREE_BUDGET_BYTES;
+
+/** Sets the stored trees' size budget in bytes (applied at the next search kept). */
+export function setTreeBudget(bytes) {
+  if (Number.isFinite(bytes) && bytes >= 0) budget = bytes;
+}
 
 let dbPromise = null;
 const memory = new Map(); // key -> {key, game, line, value, viewer, doc?, size, time}
@@ -86,7 +92,7 @@ async function trim(db) {
   });
   let total = all.reduce((a, e) => a + e.size, 0);
   for (const e of all) {
-    if (total <= TREE_BUDGET_BYTES) break;
+    if (total <= budget) break;
     st.delete(e.key);
     memory.delete(e.key);
     total -= e.size;

@@ -21,7 +21,7 @@ pub mod walls;
 use super::Playable;
 use crate::core::{
     split_variant, Error, Game, IllegalMove, Outcome, ParseMoveError, ParsePositionError,
-    PerftConvention, PlayerId, Turn, ZobristTable,
+    PerftConvention, PerftLimit, PlayerId, Turn, Unbounded, ZobristTable,
 };
 pub use eval::AtaxxEval;
 
@@ -319,17 +319,25 @@ impl Ataxx {
     /// Perft with bulk counting of the last ply: no move list, no allocation, no zobrist upkeep.
     /// A finished game counts 0 at any depth from 1 (GAMES.md's convention for Ataxx).
     pub fn perft_fast(&self, depth: u32) -> u64 {
+        self.perft_fast_within(depth, &mut Unbounded)
+            .unwrap_or_default()
+    }
+
+    /// [`Ataxx::perft_fast`] within a budget: `None` when the budget ran out first.
+    pub fn perft_fast_within<L: PerftLimit>(&self, depth: u32, budget: &mut L) -> Option<u64> {
         if depth == 0 {
-            return 1;
+            return Some(1);
         }
         let us = self.to_move as usize;
-        perft_raw(
+        let n = perft_raw(
             self.pieces[us],
             self.pieces[us ^ 1],
             FULL & !self.walls,
             self.halfmove,
             depth,
-        )
+            budget,
+        );
+        (!budget.stopped()).then_some(n)
     }
 
     /// Why `m` may not be played here, or `None` when it is legal.
@@ -416,8 +424,16 @@ fn count_jumps(from: u64, empty: u64) -> u64 {
 }
 
 /// Perft on bare bitboards: `us` to move, `them`, the cells that are not walls, the halfmove
-/// clock. `depth` is at least 1.
-fn perft_raw(us: u64, them: u64, open: u64, halfmove: u16, depth: u32) -> u64 {
+/// clock. `depth` is at least 1. Nodes two plies above the leaves report to `budget`; once it says
+/// stop, the count returned is partial.
+fn perft_raw<L: PerftLimit>(
+    us: u64,
+    them: u64,
+    open: u64,
+    halfmove: u16,
+    depth: u32,
+    budget: &mut L,
+) -> u64 {
     let empty = open & !(us | them);
     if us == 0 || them == 0 || halfmove >= HALFMOVE_LIMIT || dilate(dilate(us | them)) & empty == 0
     {
@@ -436,7 +452,17 @@ fn perft_raw(us: u64, them: u64, open: u64, halfmove: u16, depth: u32) -> u64 {
         let to = c.trailing_zeros() as usize;
         c &= c - 1;
         let caps = SINGLES[to] & them;
-        total += perft_raw(them ^ caps, us | caps | (1u64 << to), open, 0, depth - 1);
+        total += perft_raw(
+            them ^ caps,
+            us | caps | (1u64 << to),
+            open,
+            0,
+            depth - 1,
+            budget,
+        );
+        if budget.stopped() {
+            return total;
+        }
     }
     let mut from = jumpers;
     while from != 0 {
@@ -455,11 +481,18 @@ fn perft_raw(us: u64, them: u64, open: u64, halfmove: u16, depth: u32) -> u64 {
                 open,
                 halfmove + 1,
                 depth - 1,
+                budget,
             );
+        }
+        if budget.stopped() {
+            return total;
         }
     }
     if !any {
-        total += perft_raw(them, us, open, halfmove + 1, depth - 1);
+        total += perft_raw(them, us, open, halfmove + 1, depth - 1, budget);
+    }
+    if depth == 2 {
+        budget.count(total);
     }
     total
 }
@@ -648,8 +681,8 @@ impl Playable for Ataxx {
         PerftConvention::FinishedCountsZero
     }
 
-    fn perft(&self, depth: u32) -> u64 {
-        self.perft_fast(depth)
+    fn perft_within<L: PerftLimit>(&self, depth: u32, budget: &mut L) -> Option<u64> {
+        self.perft_fast_within(depth, budget)
     }
 }
 

@@ -154,10 +154,25 @@ impl Evaluator<Hive> for HiveEval {
             total += raw * w;
             sink.term(name, raw, w);
         };
-        term("queen liberties", m.liberties[a] - m.liberties[b], W_LIBERTY, sink);
-        term("pieces touching enemy queen", m.touching[a] - m.touching[b], W_TOUCH, sink);
+        term(
+            "queen liberties",
+            m.liberties[a] - m.liberties[b],
+            W_LIBERTY,
+            sink,
+        );
+        term(
+            "pieces touching enemy queen",
+            m.touching[a] - m.touching[b],
+            W_TOUCH,
+            sink,
+        );
         if *self == HiveEval::Strong {
-            term("beetle on enemy queen", m.on_queen[a] - m.on_queen[b], W_BEETLE_ON_QUEEN, sink);
+            term(
+                "beetle on enemy queen",
+                m.on_queen[a] - m.on_queen[b],
+                W_BEETLE_ON_QUEEN,
+                sink,
+            );
             term("pinned pieces", m.pinned[a] - m.pinned[b], -W_PINNED, sink);
             for &(bug, w) in &W_MOBILE {
                 let i = bug as usize;
@@ -167,7 +182,12 @@ impl Evaluator<Hive> for HiveEval {
                 }
             }
             term("pieces in hand", m.hand[a] - m.hand[b], W_HAND, sink);
-            term("pillbug guards at queen", m.threat[a] - m.threat[b], W_THREAT, sink);
+            term(
+                "pillbug guards at queen",
+                m.threat[a] - m.threat[b],
+                W_THREAT,
+                sink,
+            );
         }
         total
     }
@@ -188,9 +208,24 @@ impl Evaluator<Hive> for HiveEval {
             total += raw * w;
             sink.term(name, raw, w);
         };
-        term("pre: queen liberties", m.liberties[a] - m.liberties[b], W_LIBERTY, sink);
-        term("pre: touching enemy queen", m.touching[a] - m.touching[b], W_TOUCH, sink);
-        term("pre: beetle on enemy queen", m.on_queen[a] - m.on_queen[b], W_BEETLE_ON_QUEEN, sink);
+        term(
+            "pre: queen liberties",
+            m.liberties[a] - m.liberties[b],
+            W_LIBERTY,
+            sink,
+        );
+        term(
+            "pre: touching enemy queen",
+            m.touching[a] - m.touching[b],
+            W_TOUCH,
+            sink,
+        );
+        term(
+            "pre: beetle on enemy queen",
+            m.on_queen[a] - m.on_queen[b],
+            W_BEETLE_ON_QUEEN,
+            sink,
+        );
         term("pre: pieces in hand", m.hand[a] - m.hand[b], -W_HAND, sink);
         total
     }

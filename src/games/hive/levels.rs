@@ -20,11 +20,36 @@ pub struct Level {
 
 /// The levels, weakest first.
 pub const LEVELS: [Level; 5] = [
-    Level { name: "beginner", depth: 1, branching_limit: 10, quotient: 3 },
-    Level { name: "easy", depth: 2, branching_limit: 20, quotient: 5 },
-    Level { name: "medium", depth: 3, branching_limit: 30, quotient: 7 },
-    Level { name: "hard", depth: 4, branching_limit: 30, quotient: 9 },
-    Level { name: "expert", depth: 6, branching_limit: 0, quotient: 0 },
+    Level {
+        name: "beginner",
+        depth: 1,
+        branching_limit: 10,
+        quotient: 3,
+    },
+    Level {
+        name: "easy",
+        depth: 2,
+        branching_limit: 20,
+        quotient: 5,
+    },
+    Level {
+        name: "medium",
+        depth: 3,
+        branching_limit: 30,
+        quotient: 7,
+    },
+    Level {
+        name: "hard",
+        depth: 4,
+        branching_limit: 30,
+        quotient: 9,
+    },
+    Level {
+        name: "expert",
+        depth: 6,
+        branching_limit: 0,
+        quotient: 0,
+    },
 ];
 
 /// The level the UHP engine starts with.
@@ -32,7 +57,10 @@ pub const UHP_DEFAULT: &str = "expert";
 
 /// The level with this name.
 pub fn by_name(name: &str) -> Option<Level> {
-    LEVELS.iter().copied().find(|l| l.name.eq_ignore_ascii_case(name))
+    LEVELS
+        .iter()
+        .copied()
+        .find(|l| l.name.eq_ignore_ascii_case(name))
 }
 
 impl Level {

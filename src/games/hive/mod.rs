@@ -34,8 +34,8 @@ pub mod opening;
 
 use super::Playable;
 use crate::core::{
-    split_variant, Error, Game, Outcome, ParseMoveError, ParsePositionError,
-    PerftConvention, PlayerId, Turn,
+    split_variant, Error, Game, Outcome, ParseMoveError, ParsePositionError, PerftConvention,
+    PlayerId, Turn,
 };
 use std::sync::Arc;
 
@@ -292,10 +292,7 @@ pub struct HiveMove {
 
 impl HiveMove {
     /// The pass, legal only for a player without another move.
-    pub const PASS: HiveMove = HiveMove {
-        piece: NONE,
-        to: 0,
-    };
+    pub const PASS: HiveMove = HiveMove { piece: NONE, to: 0 };
 
     /// Whether this is the pass.
     pub fn is_pass(self) -> bool {
@@ -553,9 +550,21 @@ impl Hive {
     #[inline]
     pub fn make(&mut self, m: HiveMove) -> Undo {
         let u = Undo {
-            from: if m.is_pass() { 0 } else { self.pos[m.piece as usize] },
-            lvl: if m.is_pass() { 0 } else { self.lvl[m.piece as usize] },
-            under: if m.is_pass() { NONE } else { self.under[m.piece as usize] },
+            from: if m.is_pass() {
+                0
+            } else {
+                self.pos[m.piece as usize]
+            },
+            lvl: if m.is_pass() {
+                0
+            } else {
+                self.lvl[m.piece as usize]
+            },
+            under: if m.is_pass() {
+                NONE
+            } else {
+                self.under[m.piece as usize]
+            },
             last: self.last,
             last_from: self.last_from,
             result: self.result,

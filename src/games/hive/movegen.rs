@@ -3,8 +3,7 @@
 //! depth-first walk, linear in the number of pieces).
 
 use super::{
-    bug_of, nb, side_of, Bug, Hive, HiveMove, CELLS, IN_HAND, NONE, PER_SIDE, PIECES, QUEEN,
-    SLOTS,
+    bug_of, nb, side_of, Bug, Hive, HiveMove, CELLS, IN_HAND, NONE, PER_SIDE, PIECES, QUEEN, SLOTS,
 };
 
 /// A set of cells of the torus.
@@ -408,7 +407,10 @@ impl Hive {
             for d in 0..6 {
                 let x = nb(c, d);
                 let t = self.top(x);
-                if t == NONE || self.lvl[t as usize] != 0 || t == self.last || pinned & (1 << t) != 0
+                if t == NONE
+                    || self.lvl[t as usize] != 0
+                    || t == self.last
+                    || pinned & (1 << t) != 0
                 {
                     continue;
                 }

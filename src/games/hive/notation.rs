@@ -6,8 +6,7 @@
 //! south-east (`\`); a mark before it means west (`-`), south-west (`/`) or north-west (`\`).
 
 use super::{
-    nb, piece_name, Bug, Expansions, Hive, HiveMove, CENTER, IN_HAND, NONE, PER_SIDE,
-    SLOTS,
+    nb, piece_name, Bug, Expansions, Hive, HiveMove, CENTER, IN_HAND, NONE, PER_SIDE, SLOTS,
 };
 use crate::core::{Game, Outcome, ParseMoveError, ParsePositionError};
 
@@ -69,7 +68,10 @@ pub fn parse_move(h: &Hive, text: &str) -> Result<HiveMove, ParseMoveError> {
     let Some(piece) = parse_piece(first) else {
         return Err(ParseMoveError::new(
             text,
-            format!("a piece name such as wQ, bS2 or wM first, not {first:?}"),
+            format!(
+                "a piece name such as wQ, bS2 or wM first, not {}",
+                crate::core::shown(first)
+            ),
         ));
     };
     if !h.in_game(piece) {
@@ -111,7 +113,10 @@ pub fn parse_move(h: &Hive, text: &str) -> Result<HiveMove, ParseMoveError> {
     let Some(reference) = parse_piece(name) else {
         return Err(ParseMoveError::new(
             text,
-            format!("a reference piece name such as wS1 (with -, / or \\ before or after it), not {target:?}"),
+            format!(
+                "a reference piece name such as wS1 (with -, / or \\ before or after it), not {}",
+                crate::core::shown(target)
+            ),
         ));
     };
     let at = h.pos[reference as usize];
@@ -122,7 +127,10 @@ pub fn parse_move(h: &Hive, text: &str) -> Result<HiveMove, ParseMoveError> {
         ));
     }
     if reference == piece && dir.is_none() {
-        return Err(ParseMoveError::new(text, "a reference piece other than the moving one"));
+        return Err(ParseMoveError::new(
+            text,
+            "a reference piece other than the moving one",
+        ));
     }
     let to = match dir {
         None => at,
@@ -239,12 +247,16 @@ pub fn from_game_string(text: &str) -> Result<Hive, ParsePositionError> {
         ));
     }
     for &(at, mv) in &fields[3..] {
-        let m = h.parse_move(mv).map_err(|e| {
-            ParsePositionError::at(text, at, format!("a move: {}", e.expected))
-        })?;
+        let m = h
+            .parse_move(mv)
+            .map_err(|e| ParsePositionError::at(text, at, format!("a move: {}", e.expected)))?;
         let mut next = h.clone();
         next.play(m).map_err(|e| {
-            ParsePositionError::at(text, at, format!("a legal move ({mv}: {})", e.reason))
+            ParsePositionError::at(
+                text,
+                at,
+                format!("a legal move ({}: {})", crate::core::shown(mv), e.reason),
+            )
         })?;
         h = next;
     }

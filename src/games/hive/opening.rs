@@ -41,7 +41,11 @@ pub fn book_move(h: &Hive, rng: &mut Rng) -> Option<HiveMove> {
     if h.outcome().is_some() || h.turn_number() > 2 {
         return None;
     }
-    let table: &[(Bug, f64)] = if h.turn_number() == 1 { &FIRST } else { &SECOND };
+    let table: &[(Bug, f64)] = if h.turn_number() == 1 {
+        &FIRST
+    } else {
+        &SECOND
+    };
     let mut moves = Vec::new();
     h.legal_moves(&mut moves);
     let choices: Vec<(Bug, f64)> = table
@@ -98,7 +102,7 @@ pub fn shape(h: &Hive) -> Option<Shape> {
     let d = dir(cells[0], cells[1])?; // white's first to black's first
     let w = dir(cells[0], cells[2])?; // white's second, from white's first
     let b = dir(cells[1], cells[3])?; // black's second, from black's first
-    // Turn of each arm relative to the line: 0 straight on, +1 / -1 to either side.
+                                      // Turn of each arm relative to the line: 0 straight on, +1 / -1 to either side.
     let turn = |from_dir: usize, line: usize| -> i32 {
         match (from_dir + 6 - line) % 6 {
             0 => 0,

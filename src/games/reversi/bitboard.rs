@@ -5,6 +5,7 @@
 //! find the first cell that is not an opponent disc with a single bit trick per ray.
 
 use super::board::{Geometry, DIRS, FLIP_KEY_TABLE};
+use crate::core::PerftLimit;
 
 /// Every cell but the a and h columns.
 const INNER_COLS: u64 = 0x7E7E_7E7E_7E7E_7E7E;
@@ -224,8 +225,9 @@ impl Geometry for Geo8 {
 
 /// Perft on the 8x8 bitboard, convention "a pass uses a ply; a finished game counts 1 at every
 /// deeper depth": bulk counts the last ply with a popcount, and the ply before from the children's
-/// move sets.
-pub(crate) fn perft8(p: u64, o: u64, depth: u32) -> u64 {
+/// move sets. Nodes two plies above the leaves report to `budget`; once it says stop, the count
+/// is partial.
+pub(crate) fn perft8<L: PerftLimit>(p: u64, o: u64, depth: u32, budget: &mut L) -> u64 {
     if depth == 0 {
         return 1;
     }
@@ -234,7 +236,7 @@ pub(crate) fn perft8(p: u64, o: u64, depth: u32) -> u64 {
         if depth == 1 || moves8(o, p) == 0 {
             return 1;
         }
-        return perft8(o, p, depth - 1);
+        return perft8(o, p, depth - 1, budget);
     }
     if depth == 1 {
         return m.count_ones() as u64;
@@ -249,12 +251,16 @@ pub(crate) fn perft8(p: u64, o: u64, depth: u32) -> u64 {
             let c = moves8(o ^ f, p | f | (1u64 << x)).count_ones();
             n += c.max(1) as u64;
         }
+        budget.count(n);
     } else {
         while rest != 0 {
             let x = rest.trailing_zeros();
             rest &= rest - 1;
             let f = flips8(p, o, x);
-            n += perft8(o ^ f, p | f | (1u64 << x), depth - 1);
+            n += perft8(o ^ f, p | f | (1u64 << x), depth - 1, budget);
+            if budget.stopped() {
+                break;
+            }
         }
     }
     n

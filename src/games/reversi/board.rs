@@ -4,7 +4,7 @@
 //! Cells are named by a *canonical index* `row * 16 + col` (row 0 is the top row, column 0 the left
 //! column) whatever the board size, so that a move means the same cell in every representation.
 
-use crate::core::{PlayerId, ZobristTable};
+use crate::core::{PerftLimit, PlayerId, ZobristTable};
 use std::fmt::Debug;
 use std::hash::Hash;
 use std::ops::{BitAnd, BitOr, BitOrAssign, BitXor, Not};
@@ -294,8 +294,15 @@ impl<G: Geometry> Board<G> {
 
 /// Perft on bit sets, convention "a pass uses a ply; a finished game counts 1 at every deeper
 /// depth". The last ply is counted from the move set's size, and the one before from the children's
-/// move sets (a child without a move, passing or finished, counts 1).
-pub(crate) fn perft<G: Geometry>(geo: G, p: G::B, o: G::B, depth: u32) -> u64 {
+/// move sets (a child without a move, passing or finished, counts 1). Nodes two plies above the
+/// leaves report to `budget`; once it says stop, the count is partial.
+pub(crate) fn perft<G: Geometry, L: PerftLimit>(
+    geo: G,
+    p: G::B,
+    o: G::B,
+    depth: u32,
+    budget: &mut L,
+) -> u64 {
     if depth == 0 {
         return 1;
     }
@@ -304,7 +311,7 @@ pub(crate) fn perft<G: Geometry>(geo: G, p: G::B, o: G::B, depth: u32) -> u64 {
         if depth == 1 || geo.moves(o, p).is_zero() {
             return 1;
         }
-        return perft(geo, o, p, depth - 1);
+        return perft(geo, o, p, depth - 1, budget);
     }
     if depth == 1 {
         return m.count() as u64;
@@ -317,8 +324,14 @@ pub(crate) fn perft<G: Geometry>(geo: G, p: G::B, o: G::B, depth: u32) -> u64 {
         if depth == 2 {
             n += geo.moves(no, np).count().max(1) as u64;
         } else {
-            n += perft(geo, no, np, depth - 1);
+            n += perft(geo, no, np, depth - 1, budget);
+            if budget.stopped() {
+                return n;
+            }
         }
+    }
+    if depth == 2 {
+        budget.count(n);
     }
     n
 }

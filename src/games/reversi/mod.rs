@@ -23,7 +23,7 @@ pub use notation::{format_record, parse_record};
 use super::Playable;
 use crate::core::{
     Error, Game, IllegalMove, Outcome, ParseMoveError, ParsePositionError, PerftConvention,
-    PlayerId, Turn,
+    PerftLimit, PlayerId, Turn,
 };
 use bitboard::Geo8;
 use board::{Board, Geometry};
@@ -391,16 +391,17 @@ impl Playable for Reversi {
 
     /// Perft on the bit sets, convention "a pass uses a ply; a finished game counts 1 at every
     /// deeper depth"; the 8x8 board has its own tuned version.
-    fn perft(&self, depth: u32) -> u64 {
-        match &self.repr {
+    fn perft_within<L: PerftLimit>(&self, depth: u32, budget: &mut L) -> Option<u64> {
+        let n = match &self.repr {
             Repr::Eight(b) => {
                 let (p, o) = b.me_opp();
-                bitboard::perft8(p, o, depth)
+                bitboard::perft8(p, o, depth, budget)
             }
             Repr::Sized(b) => {
                 let (p, o) = b.me_opp();
-                board::perft(b.geo, p, o, depth)
+                board::perft(b.geo, p, o, depth, budget)
             }
-        }
+        };
+        (!budget.stopped()).then_some(n)
     }
 }

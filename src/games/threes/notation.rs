@@ -28,7 +28,8 @@ fn parse_cell(t: &str) -> Option<u8> {
     }
     let col = b[0].to_ascii_lowercase().wrapping_sub(b'a');
     let row = b[1].wrapping_sub(b'1');
-    (col < 4 && row < 4).then_some(row * 4 + col)
+    // The range is checked before the cell number is computed: `a0` or `c|` must not overflow.
+    (col < 4 && row < 4).then(|| row * 4 + col)
 }
 
 fn parse_dir(t: &str) -> Option<Dir> {
@@ -170,7 +171,7 @@ impl<'a> Reader<'a> {
     fn err(&self, expected: &str) -> ParsePositionError {
         let mut e = ParsePositionError::at(self.text, self.at(), expected);
         if let Some(t) = self.toks.get(self.i) {
-            e.found = format!("{:?}", t.1);
+            e.found = crate::core::shown(&t.1);
         }
         e
     }
