@@ -3,6 +3,13 @@
 //
 // The client remembers the game's record (game id, start position, moves played, moves taken back)
 // from every state the worker returns, so a fresh worker can be brought to exactly the same game.
+//
+// A worker that dies without a word (killed by the browser for memory, or terminated by anything but
+// this client) sends no error event. It is noticed through a Web Lock the worker takes when it
+// starts and holds until it ends: the client queues for the same lock, which it gets at once when
+// the worker is gone, busy or not. Where Web Locks are missing (an insecure origin), a heartbeat
+// stands in: an idle worker answers a ping every second; during a request, silence longer than
+// SILENCE_MS counts as death (searches report progress every 50 ms).
 
 /** The error a request gets when it was cancelled (the worker was stopped under it). */
 export class Cancelled extends Error {
@@ -11,6 +18,17 @@ export class Cancelled extends Error {
     this.name = 'Cancelled';
   }
 }
+
+/** How long a worker that has Web Locks may take to take its lock before it is called dead. */
+const START_MS = 20000;
+/** Without Web Locks: the heartbeat's period when idle, and the silence that counts as death. */
+const PING_MS = 1000;
+const SILENCE_MS = 2000;
+/** Without Web Locks, during a request: silence tolerated (the last stage of a large search, when the
+ * tree is written, reports nothing). */
+const BUSY_SILENCE_MS = 15000;
+
+let workerSerial = 0;
 
 export class EngineClient {
   /**
@@ -32,12 +50,18 @@ export class EngineClient {
   spawn() {
     const w = new Worker(this.url, { type: 'module' });
     this.worker = w;
-    w.onmessage = (ev) => this.receive(ev.data);
+    w.onmessage = (ev) => {
+      this.heard = Date.now();
+      if (ev.data && ev.data.pong) return;
+      this.receive(ev.data);
+    };
     w.onerror = (ev) => {
       ev.preventDefault();
+      if (w !== this.worker || w.stopped) return;
       this.crashed(`The engine failed (${ev.message || 'worker error'})`);
     };
     w.onmessageerror = () => this.crashed('The engine sent a message that could not be read');
+    this.watch(w);
     const r = this.record;
     if (!r) return Promise.resolve();
     return this.post('restore', [r.game, r.start, r.moves, r.redo]).then(
@@ -52,6 +76,48 @@ export class EngineClient {
         });
       },
     );
+  }
+
+  /** Watches worker `w` for a death without a word: a Web Lock it holds while alive, or a heartbeat. */
+  watch(w) {
+    const died = () => {
+      if (w !== this.worker || w.stopped) return;
+      this.crashed('The engine stopped without a word (its worker was killed)');
+    };
+    this.heard = Date.now();
+    const locks = typeof navigator !== 'undefined' ? navigator.locks : undefined;
+    if (locks && typeof locks.request === 'function') {
+      const name = `plyscope-engine-${Date.now()}-${Math.random().toString(36).slice(2)}-${++workerSerial}`;
+      const held = new Promise((resolve, reject) => {
+        const id = this.nextId++;
+        this.pending.set(id, { resolve, reject, internal: true });
+        w.postMessage({ id, op: 'hold', args: [name] });
+        setTimeout(() => reject(new Error('the worker did not start')), START_MS);
+      });
+      held.then(
+        // Granted only once the worker has let go of it: when it is gone.
+        () => locks.request(name, () => died()),
+        (e) => {
+          if (!(e instanceof Cancelled)) died();
+        },
+      );
+      return;
+    }
+    // No Web Locks: a heartbeat.
+    const timer = setInterval(() => {
+      if (w !== this.worker || w.stopped) {
+        clearInterval(timer);
+        return;
+      }
+      const busy = [...this.pending.values()].some((p) => !p.internal);
+      const silent = Date.now() - this.heard;
+      if (silent > (busy ? BUSY_SILENCE_MS : SILENCE_MS)) {
+        clearInterval(timer);
+        died();
+        return;
+      }
+      if (!busy) w.postMessage({ ping: true });
+    }, PING_MS);
   }
 
   receive(msg) {
@@ -93,6 +159,7 @@ export class EngineClient {
   }
 
   restart() {
+    this.worker.stopped = true;
     this.worker.terminate();
     const pending = [...this.pending.values()];
     this.pending.clear();
@@ -106,6 +173,7 @@ export class EngineClient {
     this.crashes = this.crashes.filter((t) => now - t < 5000).concat(now);
     if (this.crashes.length > 3) {
       this.onCrash(`${message} (repeatedly; reload the page to try again)`);
+      this.worker.stopped = true;
       this.worker.terminate();
       for (const p of this.pending.values()) p.reject(new Error(message));
       this.pending.clear();

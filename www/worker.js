@@ -5,6 +5,9 @@
 // elapsed_ms}} about every 50 ms, and, when asked for a live tree, {id, iteration: treeDocument}
 // after each completed iteration of iterative deepening. A "fatal" error means the WebAssembly
 // instance trapped (a Rust panic): it cannot be trusted any more and the page starts a fresh worker.
+// `hold(name)` takes a Web Lock and keeps it for the worker's life: the page queues for the same
+// lock, and gets it when the worker is gone, however it died. `{ping: true}` gets `{pong: true}`
+// (the page's heartbeat where Web Locks are missing).
 // Relative, so that the app also works from a sub-folder with pkg/ copied next to it (www/pkg/).
 import init, {
   Engine,
@@ -83,15 +86,33 @@ const ops = {
   wallCells: (code) => Array.from(ataxxWallCells(code)),
   wallRandom: (seed) => ataxxRandomLayout(seed >>> 0),
   panic: () => need().debugPanic(),
+  // Answers once the lock is held; the lock is let go only when the worker ends.
+  hold: (name) =>
+    new Promise((resolve, reject) => {
+      if (!navigator.locks) {
+        reject(new Error('no Web Locks here'));
+        return;
+      }
+      navigator.locks
+        .request(name, () => {
+          resolve(true);
+          return new Promise(() => {});
+        })
+        .catch(reject);
+    }),
 };
 
 onmessage = async (ev) => {
+  if (ev.data && ev.data.ping) {
+    postMessage({ pong: true });
+    return;
+  }
   const { id, op, args = [] } = ev.data;
   try {
-    await ready;
+    if (op !== 'hold') await ready;
     const fn = ops[op];
     if (!fn) throw new Error(`unknown operation ${op}`);
-    const ok = op === 'search' ? fn(args[0], id, args[1]) : fn(...args);
+    const ok = op === 'search' ? fn(args[0], id, args[1]) : await fn(...args);
     postMessage({ id, ok });
   } catch (e) {
     const fatal = e instanceof WebAssembly.RuntimeError;

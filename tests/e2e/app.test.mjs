@@ -507,3 +507,39 @@ test('installable: the manifest names the app and its icons load', async () => {
   assert.ok(result.icons.some((i) => i.sizes === '192x192') && result.icons.some((i) => i.sizes === '512x512'));
   await context.close();
 });
+
+test('a worker killed outright mid-search is noticed, restarted, and the game kept', async () => {
+  const { context, page } = await openApp();
+  // An endless search (depth 64, no time limit): only the kill can end it.
+  const first = await startEndlessSearch(page);
+  await page.waitForFunction(() => window.plyscope.thinking && /nodes/.test(document.querySelector('[data-testid=progress-text]').textContent), null, { timeout: 60000 });
+  const before = await state(page);
+  assert.deepEqual(before.history, [first]);
+  // Killed behind the client's back: no panic, no error event, no message from the worker.
+  const killedAt = await page.evaluate(() => {
+    window.plyscope.client.worker.terminate();
+    return Date.now();
+  });
+  const err = page.locator('[data-testid=engine-error]');
+  await err.waitFor({ state: 'visible' });
+  // When the client called it a crash (its own record), not when this test saw the message.
+  const noticedAfter = (await page.evaluate(() => window.plyscope.client.crashes.at(-1))) - killedAt;
+  assert.match(await err.innerText(), /stopped without a word/);
+  assert.match(await err.innerText(), /restarted and the game kept/);
+  // Reported, not asserted (the 2 s bound is a property of the design: a lock granted when the
+  // worker is gone, not a race against the clock).
+  console.log(`killed worker noticed after ${noticedAfter} ms (bound: 2000 ms)`);
+  await page.evaluate(() => window.plyscope.client.ready);
+  const after = await page.evaluate(() => window.plyscope.client.state());
+  assert.deepEqual(after.history, before.history);
+  assert.equal(after.position, before.position);
+  assert.ok(!(await page.evaluate(() => window.plyscope.thinking)), 'the search was dropped');
+  await page.waitForFunction(() => !/Thinking/.test(document.querySelector('[data-testid=progress-text]').textContent));
+  await shot(page, 'app-12-killed-worker-recovered');
+  // And it still plays: one quick AI move.
+  await page.fill('[data-testid=side-1-depth]', '2');
+  await page.dispatchEvent('[data-testid=side-1-depth]', 'change');
+  await page.click('[data-testid=step]');
+  await page.waitForFunction(() => window.plyscope.state.history.length === 2, null, { timeout: 20000 });
+  await context.close();
+});

@@ -47,6 +47,9 @@ export const client = new EngineClient({
   onCrash(message) {
     thinking = null;
     settings.paused = true;
+    // A search the crash ended shows no progress any more.
+    emit('progress', null);
+    emit('thinking');
     emit('engine-error', `${message}. The engine was restarted and the game kept; the AI is paused.`);
     client.ready.then(refreshState).catch(() => {});
   },

@@ -18,7 +18,7 @@
 //
 // Everything taken from a document is drawn with fillText or set with textContent: never as HTML.
 
-import { importText, importValue, toDocument, fromWireInSlices } from './import.js';
+import { importText, importValue, toDocument, fromWireInSlices, BudgetError } from './import.js';
 import { scoreText, boundedScore, windowText, plainNumber, percent, percentShort, compactNumber, isMate, KIND_NAMES } from './format.js';
 import { movePath, whyCompare, matcher, findAll, diffTrees, subtreeDocument, staticScore } from './analysis.js';
 import { tidyLayout } from './layout.js';
@@ -35,6 +35,10 @@ const WORKER_THRESHOLD = 1 << 20; // parse texts above 1 MB in the worker
 // opens its node in the same frame. Larger sets go to the layout worker (layout-worker.js).
 const SYNC_LAYOUT_MAX = 2000;
 const POST_PART = 1 << 23; // characters per message when a long text is sent to the parse worker
+// The page's budget: larger documents are refused with their size (the tree on screen stays). A
+// million nodes are known to open (tests/e2e/tree-scale.test.mjs); twice that is allowed.
+export const DOCUMENT_BUDGET_CHARS = 400e6;
+export const TREE_BUDGET_NODES = 2_000_000;
 const MIN_K = 0.03;
 const MAX_K = 4;
 
@@ -119,6 +123,8 @@ export function mountExplorer(container, options = {}) {
     showDocument: (doc, opts) => x.showDocument(doc, opts),
     loadText: (text, name, opts) => x.loadText(text, name, opts),
     loadUrl: (url) => x.loadUrl(url),
+    /** Sets the largest document (characters) and tree (nodes) accepted; returns the budget. */
+    setBudget: (budget) => Object.assign(x.budget, budget),
     current: () => x.currentDocument(),
     model: () => x.model,
     focus: (id) => x.focusById(id),
@@ -161,6 +167,8 @@ class Explorer {
     this.siblings = options.siblings ?? 12;
     this.order = options.order ?? 'value';
     this.initialDepth = options.initialDepth ?? 2;
+    // The largest document and tree accepted (see DOCUMENT_BUDGET_CHARS); setBudget changes it.
+    this.budget = { maxChars: options.maxChars ?? DOCUMENT_BUDGET_CHARS, maxNodes: options.maxNodes ?? TREE_BUDGET_NODES };
     this.model = null;
     this.expanded = new Set();
     this.limits = new Map();
@@ -383,6 +391,12 @@ class Explorer {
   }
 
   loadFile(file) {
+    // A file over the budget is refused before it is read.
+    if (file.size > this.budget.maxChars) {
+      const e = new BudgetError('characters', file.size, this.budget.maxChars);
+      this.showError(`Too large: ${e.message}`);
+      return Promise.resolve({ ok: false, error: { kind: 'budget', message: e.message } });
+    }
     return file.text().then((text) => {
       this.lastFileName = file.name;
       return this.loadText(text, file.name);
@@ -394,12 +408,15 @@ class Explorer {
     const seq = ++this.loadSeq;
     const t0 = performance.now();
     let result;
-    if (text.length > WORKER_THRESHOLD && typeof Worker !== 'undefined') {
+    if (text.length > this.budget.maxChars) {
+      // Refused at once, before any parsing.
+      result = importText(text, this.budget);
+    } else if (text.length > WORKER_THRESHOLD && typeof Worker !== 'undefined') {
       this.setStatus(`Reading ${(text.length / 1e6).toFixed(1)} MB…`);
       // Without a worker (one that cannot start, say), parse here.
       result = await Promise.resolve()
         .then(() => this.parseInWorker(text))
-        .catch(() => importText(text));
+        .catch(() => importText(text, this.budget));
       // The model's nodes are built in slices between which the page goes on drawing and
       // answering: the tree on screen stays usable until the new one is complete.
       if (result.ok && result.wire && seq === this.loadSeq) {
@@ -407,7 +424,7 @@ class Explorer {
         result = model ? { ok: true, model } : result;
       }
     } else {
-      result = importText(text);
+      result = importText(text, this.budget);
     }
     if (seq !== this.loadSeq) return { ok: false, superseded: true };
     if (!result.ok) {
@@ -453,7 +470,7 @@ class Explorer {
           at += POST_PART;
           await yieldToFrame();
         }
-        worker.postMessage({ id, text: at ? text.slice(at) : text });
+        worker.postMessage({ id, text: at ? text.slice(at) : text, budget: this.budget });
       })();
     });
   }
@@ -462,7 +479,7 @@ class Explorer {
   showDocument(doc, opts = {}) {
     if (typeof doc === 'string') return this.loadText(doc, 'engine', opts);
     this.loadSeq++;
-    const result = importValue(doc);
+    const result = importValue(doc, this.budget);
     if (!result.ok) {
       this.showError(result.error.message);
       return { ok: false, error: result.error };

@@ -5,6 +5,13 @@
 // d3 hierarchy ("flare"), react-d3-tree (`attributes`) and MCTS dumps (N/Q/P or visits/value/prior).
 //
 // Every walk is iterative, so a very deep chain cannot overflow the call stack.
+//
+// Hostile documents are refused with a located error, or read into a safe model: fields the
+// explorer only shows as text (extra data, settings, stats, cut-offs) are turned into short texts
+// however deep or long the value (so nothing deep reaches the wire form or a structured clone);
+// term values must be finite; lists are bounded; keys such as `__proto__` are kept as plain data.
+// A document larger than the caller's budget (`maxChars`, `maxNodes`) is refused with its size and
+// the budget.
 
 /** Node kinds of the model; `node` is a foreign node whose role is unknown. */
 export const KINDS = ['max', 'min', 'chance', 'leaf', 'terminal', 'pruned', 'truncated', 'node'];
@@ -33,6 +40,41 @@ export class TreeFormatError extends Error {
     this.expected = expected;
   }
 }
+
+/** A document over the page's budget: `what` (characters, nodes), its size and the budget. */
+export class BudgetError extends Error {
+  constructor(what, size, budget) {
+    super(
+      what === 'nodes'
+        ? `the tree has at least ${formatCount(size)} nodes, more than the page's budget of ${formatCount(budget)} nodes`
+        : `the document is ${megabytes(size)} (${formatCount(size)} characters), more than the page's budget of ${megabytes(budget)}`,
+    );
+    this.name = 'BudgetError';
+    this.what = what;
+    this.size = size;
+    this.budget = budget;
+  }
+}
+
+/** A size in characters as "12.3 MB" or "4.5 kB" (a character of JSON is about a byte). */
+export function megabytes(chars) {
+  if (chars < 1e6) return `${(chars / 1e3).toFixed(1)} kB`;
+  return `${(chars / 1e6).toFixed(chars < 1e7 ? 1 : 0)} MB`;
+}
+
+/** 1234567 as "1,234,567". */
+function formatCount(n) {
+  return String(Math.round(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
+
+/** Bounds on what one node may carry (longer lists are refused with their path). */
+export const MAX_TERMS = 1000;
+export const MAX_MOVES = 10000;
+/** Extra fields kept per node (and settings or stats entries per document); the rest are counted. */
+export const MAX_EXTRA = 200;
+/** The longest text a structured foreign value is shown as, and how deep it is looked into. */
+const SHOW_MAX = 200;
+const SHOW_DEPTH = 6;
 
 /** A JSON syntax error, located by line and column (both from 1). */
 export class JsonSyntaxError extends Error {
@@ -274,12 +316,69 @@ function num(v) {
   return null;
 }
 
-/** Short text for a foreign value shown in the tooltip. */
-function show(v) {
+/**
+ * Short text for a foreign value shown in the tooltip: strings as they are, structured values as
+ * JSON cut to SHOW_MAX characters, looked into at most SHOW_DEPTH levels deep (so a value nested
+ * 10^5 deep costs a few steps and cannot overflow the stack).
+ */
+export function show(v) {
   if (typeof v === 'string') return v;
-  if (typeof v === 'number' || typeof v === 'boolean' || v === null) return String(v);
-  const s = JSON.stringify(v);
-  return s.length > 200 ? s.slice(0, 200) + '…' : s;
+  if (typeof v === 'number' || typeof v === 'boolean' || v === null || v === undefined) return String(v);
+  const parts = [];
+  let len = 0;
+  const put = (t) => {
+    parts.push(t);
+    len += t.length;
+  };
+  const walk = (x, depth) => {
+    if (len > SHOW_MAX) return;
+    if (x === null || typeof x !== 'object') {
+      if (typeof x === 'string') put(JSON.stringify(x.length > SHOW_MAX ? x.slice(0, SHOW_MAX) : x));
+      else put(x === undefined ? 'null' : String(x));
+      return;
+    }
+    if (depth >= SHOW_DEPTH) {
+      put(Array.isArray(x) ? '[…]' : '{…}');
+      return;
+    }
+    if (Array.isArray(x)) {
+      put('[');
+      for (let i = 0; i < x.length && len <= SHOW_MAX; i++) {
+        if (i) put(',');
+        walk(x[i], depth + 1);
+      }
+      put(']');
+      return;
+    }
+    put('{');
+    let first = true;
+    for (const k of Object.keys(x)) {
+      if (len > SHOW_MAX) break;
+      if (!first) put(',');
+      first = false;
+      put(`${JSON.stringify(k.length > 40 ? k.slice(0, 40) : k)}:`);
+      walk(x[k], depth + 1);
+    }
+    put('}');
+  };
+  walk(v, 0);
+  const s = parts.join('');
+  return s.length > SHOW_MAX ? s.slice(0, SHOW_MAX) + '…' : s;
+}
+
+/** A scalar kept as it is (finite numbers, strings, booleans, null); anything else as short text. */
+function scalar(v) {
+  if (v === null || typeof v === 'boolean' || typeof v === 'string' || isNum(v)) return v;
+  return show(v);
+}
+
+/** `[key, scalar]` entries of an object, at most MAX_EXTRA (then one entry counting the rest). */
+function entriesOf(o) {
+  const keys = Object.keys(o);
+  const out = [];
+  for (let i = 0; i < keys.length && i < MAX_EXTRA; i++) out.push([keys[i], scalar(o[keys[i]])]);
+  if (keys.length > MAX_EXTRA) out.push(['…', `${keys.length - MAX_EXTRA} more fields not shown`]);
+  return out;
 }
 
 function readBreakdown(v, base, key) {
@@ -296,17 +395,24 @@ function readBreakdown(v, base, key) {
   const list = v.terms;
   if (list !== undefined) {
     if (!Array.isArray(list)) throw new TreeFormatError(`${path()}.terms`, 'an array of terms', typeName(list));
+    if (list.length > MAX_TERMS) throw new TreeFormatError(`${path()}.terms`, `at most ${MAX_TERMS} terms`, `${list.length}`);
+    let sum = 0;
     for (let k = 0; k < list.length; k++) {
       const t = list[k];
       if (!isObj(t)) throw new TreeFormatError(`${path()}.terms[${k}]`, 'an object {name, raw, weight, value}', typeName(t));
       if (typeof t.name !== 'string') throw new TreeFormatError(`${path()}.terms[${k}].name`, 'a string', typeName(t.name));
-      // Well-formed terms are kept as they are (no copy: large trees hold hundreds of thousands).
-      if (isNum(t.raw) && isNum(t.weight) && isNum(t.value)) {
-        terms.push(t);
-        continue;
+      // A copy of the four fields only: other fields (of any depth) are left behind.
+      const term = isNum(t.raw) && isNum(t.weight) && isNum(t.value)
+        ? { name: t.name, raw: t.raw, weight: t.weight, value: t.value }
+        : { name: t.name, raw: num(t.raw), weight: num(t.weight), value: num(t.value) };
+      if (term.value === null && term.raw !== null && term.weight !== null) {
+        term.value = term.raw * term.weight;
+        if (!Number.isFinite(term.value)) throw new TreeFormatError(`${path()}.terms[${k}]`, 'a finite value (raw × weight is too large)', `${term.raw} × ${term.weight}`);
       }
-      const term = { name: t.name, raw: num(t.raw), weight: num(t.weight), value: num(t.value) };
-      if (term.value === null && term.raw !== null && term.weight !== null) term.value = term.raw * term.weight;
+      if (term.value !== null) {
+        sum += term.value;
+        if (!Number.isFinite(sum)) throw new TreeFormatError(`${path()}.terms[${k}].value`, 'values whose sum is finite', String(term.value));
+      }
       terms.push(term);
     }
   }
@@ -351,18 +457,20 @@ function nativeNode(o, path) {
   n.tt = o.tt === true;
   if (o.moves !== undefined && o.moves !== null) {
     if (!Array.isArray(o.moves)) throw new TreeFormatError(`${path}.moves`, 'an array of move texts', typeName(o.moves));
+    if (o.moves.length > MAX_MOVES) throw new TreeFormatError(`${path}.moves`, `at most ${MAX_MOVES} moves`, `${o.moves.length}`);
     n.moves = o.moves.map((m) => (typeof m === 'string' ? m : show(m)));
   }
   if (o.cutoff !== undefined && o.cutoff !== null) {
     if (!isObj(o.cutoff)) throw new TreeFormatError(`${path}.cutoff`, 'an object {by, value, alpha, beta}', typeName(o.cutoff));
     const cp = `${path}.cutoff`;
-    n.cutoff = { by: o.cutoff.by ?? null, value: optNum(o.cutoff, 'value', cp), alpha: optNum(o.cutoff, 'alpha', cp), beta: optNum(o.cutoff, 'beta', cp) };
+    const by = o.cutoff.by === undefined ? null : scalar(o.cutoff.by);
+    n.cutoff = { by, value: optNum(o.cutoff, 'value', cp), alpha: optNum(o.cutoff, 'alpha', cp), beta: optNum(o.cutoff, 'beta', cp) };
   }
   if (typeof o.reason === 'string') n.reason = o.reason;
   // `data`: free-form facts from other engines (and from converted foreign trees), shown in the tooltip.
   if (o.data !== undefined && o.data !== null) {
     if (!isObj(o.data)) throw new TreeFormatError(`${path}.data`, 'an object of facts', typeName(o.data));
-    const extra = Object.entries(o.data).map(([k, v]) => [k, show(v)]);
+    const extra = entriesOf(o.data).map(([k, v]) => [k, show(v)]);
     if (extra.length) n.extra = extra;
   }
   if (o.children !== undefined && o.children !== null && !Array.isArray(o.children)) {
@@ -386,8 +494,12 @@ class ChildPath {
   }
 }
 
-/** Walks a foreign or native tree iteratively: `make(obj, path, depth)` builds a model node, `kids(obj)` lists raw children. */
-function buildTree(rootObj, rootPath, make, kids) {
+/**
+ * Walks a foreign or native tree iteratively: `make(obj, path, depth)` builds a model node,
+ * `kids(obj)` lists raw children. More than `budget.maxNodes` nodes throw a BudgetError.
+ */
+function buildTree(rootObj, rootPath, make, kids, budget = {}) {
+  const maxNodes = budget.maxNodes ?? Infinity;
   const root = make(rootObj, rootPath, 0);
   const stack = [[rootObj, root, rootPath]];
   let count = 1;
@@ -395,6 +507,7 @@ function buildTree(rootObj, rootPath, make, kids) {
     const [obj, node, path] = stack.pop();
     const list = kids(obj, path);
     if (!list) continue;
+    if (count + list.length > maxNodes) throw new BudgetError('nodes', count + list.length, maxNodes);
     for (let k = 0; k < list.length; k++) {
       const cp = new ChildPath(path, k);
       const child = make(list[k], cp, node.depth + 1);
@@ -429,12 +542,12 @@ function checkIds(root) {
   }
 }
 
-function convertNative(doc) {
+function convertNative(doc, budget) {
   if (doc.version !== undefined && doc.version !== 1) {
     throw new TreeFormatError('$.version', 'version 1 (the only version this viewer knows)', typeName(doc.version));
   }
   if (!isObj(doc.root)) throw new TreeFormatError('$.root', 'the root node object', doc.root === undefined ? 'nothing' : typeName(doc.root));
-  const { root, count } = buildTree(doc.root, '$.root', (o, p) => nativeNode(o, p), (o) => o.children || null);
+  const { root, count } = buildTree(doc.root, '$.root', (o, p) => nativeNode(o, p), (o) => o.children || null, budget);
   checkIds(root);
   const meta = {};
   for (const key of ['game', 'root_position', 'engine', 'algorithm', 'evaluator', 'perspective']) {
@@ -446,8 +559,8 @@ function convertNative(doc) {
   return {
     format: 'plyscope-tree',
     meta,
-    settings: doc.settings ? Object.entries(doc.settings) : [],
-    stats: doc.stats ? { ...doc.stats } : null,
+    settings: doc.settings ? entriesOf(doc.settings) : [],
+    stats: doc.stats ? Object.fromEntries(entriesOf(doc.stats)) : null,
     chosen: doc.chosen ? { move: doc.chosen.move == null ? null : show(doc.chosen.move), rank: num(doc.chosen.rank), reason: doc.chosen.reason == null ? null : show(doc.chosen.reason) } : null,
     root,
     count,
@@ -517,13 +630,14 @@ function jitNode(o, path) {
   return n;
 }
 
-function convertJitTree(doc) {
-  const { root, count } = buildTree(doc, '$', jitNode, (o) => o.children || null);
+function convertJitTree(doc, budget) {
+  const { root, count } = buildTree(doc, '$', jitNode, (o) => o.children || null, budget);
   inferKinds(root, true);
   return { format: 'jit-tree', meta: {}, settings: [], stats: null, chosen: null, root, count };
 }
 
-function convertJitGraph(arr) {
+function convertJitGraph(arr, budget = {}) {
+  if (arr.length > (budget.maxNodes ?? Infinity)) throw new BudgetError('nodes', arr.length, budget.maxNodes);
   const byId = new Map();
   arr.forEach((o, k) => {
     if (!isObj(o)) throw new TreeFormatError(`$[${k}]`, 'a JIT graph node {id, name, data, adjacencies}', typeName(o));
@@ -614,9 +728,9 @@ function flareNode(o, path, attributesKey) {
   return n;
 }
 
-function convertFlare(doc, format) {
+function convertFlare(doc, format, budget) {
   const key = format === 'react-d3-tree' ? 'attributes' : 'data';
-  const { root, count } = buildTree(doc, '$', (o, p) => flareNode(o, p, key), (o) => o.children || null);
+  const { root, count } = buildTree(doc, '$', (o, p) => flareNode(o, p, key), (o) => o.children || null, budget);
   inferKinds(root, false);
   return { format, meta: {}, settings: [], stats: null, chosen: null, root, count };
 }
@@ -648,6 +762,7 @@ function mctsNode(o, path) {
     if (wk && num(w) !== null && n.visits) {
       used.add(wk);
       n.value = num(w) / n.visits;
+      if (!Number.isFinite(n.value)) throw new TreeFormatError(keyPath(path, wk), `a total whose mean over ${n.visits} visits is finite`, typeName(w));
     }
   }
   const [pk, p] = pick(o, ['P', 'prior', 'p', 'policy']);
@@ -669,8 +784,8 @@ function mctsNode(o, path) {
   return n;
 }
 
-function convertMcts(doc) {
-  const { root, count } = buildTree(doc, '$', mctsNode, (o) => o.children || null);
+function convertMcts(doc, budget) {
+  const { root, count } = buildTree(doc, '$', mctsNode, (o) => o.children || null, budget);
   inferKinds(root, false);
   // The principal line of MCTS: the most visited child, from the root down (unless marked).
   let hasBest = false;
@@ -756,27 +871,28 @@ function computeSizes(root) {
 
 /**
  * Converts a parsed JSON value into the model: `{ format, meta, settings, stats, chosen, root, count }`.
- * Throws TreeFormatError naming the JSON path of a structural problem.
+ * Throws TreeFormatError naming the JSON path of a structural problem, BudgetError for a tree of
+ * more than `budget.maxNodes` nodes.
  */
-export function convert(doc) {
+export function convert(doc, budget = {}) {
   const format = detectFormat(doc);
   let model;
   switch (format) {
     case 'plyscope-tree':
-      model = convertNative(doc);
+      model = convertNative(doc, budget);
       break;
     case 'jit-tree':
-      model = convertJitTree(doc);
+      model = convertJitTree(doc, budget);
       break;
     case 'jit-graph':
-      model = convertJitGraph(doc);
+      model = convertJitGraph(doc, budget);
       break;
     case 'd3-flare':
     case 'react-d3-tree':
-      model = convertFlare(doc, format);
+      model = convertFlare(doc, format, budget);
       break;
     case 'mcts':
-      model = convertMcts(doc);
+      model = convertMcts(doc, budget);
       break;
     default:
       throw new TreeFormatError(
@@ -795,9 +911,12 @@ export function convert(doc) {
 
 /**
  * Parses and converts a document text. Returns `{ ok: true, model }` or
- * `{ ok: false, error: { message, line?, column?, path? } }`; never throws on bad input.
+ * `{ ok: false, error: { kind, message, line?, column?, path?, size?, budget? } }`; never throws on
+ * bad input. `budget`: `{ maxChars, maxNodes }`, the largest document (in characters) and tree (in
+ * nodes) accepted; a larger one gets an error of kind `budget` giving its size and the budget.
  */
-export function importText(text) {
+export function importText(text, budget = {}) {
+  if (typeof text === 'string' && text.length > (budget.maxChars ?? Infinity)) return budgetError(new BudgetError('characters', text.length, budget.maxChars));
   let doc;
   try {
     doc = parseJson(text);
@@ -807,7 +926,12 @@ export function importText(text) {
     }
     return { ok: false, error: { kind: 'syntax', message: String(e.message || e) } };
   }
-  return importValue(doc);
+  return importValue(doc, budget);
+}
+
+function budgetError(e) {
+  const message = `Too large: ${e.message}`;
+  return { ok: false, error: { kind: 'budget', message, what: e.what, size: e.size, budget: e.budget } };
 }
 
 function describeFound(e) {
@@ -816,10 +940,11 @@ function describeFound(e) {
 }
 
 /** Converts an already parsed document; same result shape as importText. */
-export function importValue(doc) {
+export function importValue(doc, budget = {}) {
   try {
-    return { ok: true, model: convert(doc) };
+    return { ok: true, model: convert(doc, budget) };
   } catch (e) {
+    if (e instanceof BudgetError) return budgetError(e);
     if (e instanceof TreeFormatError) {
       return { ok: false, error: { kind: 'structure', message: `Not a valid tree at ${e.message}`, path: e.path } };
     }

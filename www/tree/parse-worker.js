@@ -21,7 +21,7 @@ self.onmessage = (e) => {
   }
   let result;
   try {
-    result = importText(text);
+    result = importText(text, e.data.budget || {});
   } catch (err) {
     result = { ok: false, error: { kind: 'internal', message: `Could not read the document: ${err && err.message}` } };
   }
@@ -29,6 +29,11 @@ self.onmessage = (e) => {
     self.postMessage({ id, result });
     return;
   }
-  const { wire, transfer } = toWire(result.model);
-  self.postMessage({ id, result: { ok: true, wire } }, transfer);
+  // Whatever goes wrong from here is answered too (a page waiting for an answer must get one).
+  try {
+    const { wire, transfer } = toWire(result.model);
+    self.postMessage({ id, result: { ok: true, wire } }, transfer);
+  } catch (err) {
+    self.postMessage({ id, result: { ok: false, error: { kind: 'internal', message: `Could not hand the tree to the page: ${err && err.message}` } } });
+  }
 };
