@@ -5,6 +5,7 @@
 
 pub mod ataxx;
 pub mod hive;
+pub mod khet;
 pub mod reversi;
 mod session;
 pub mod threes;
@@ -127,6 +128,28 @@ pub const CATALOGUE: &[GameEntry] = &[
         players: 2,
     },
     GameEntry {
+        id: "khet",
+        name: "Khet 2.0",
+        variants: &[
+            ("khet-imhotep", "Khet 2.0, Imhotep"),
+            ("khet-dynasty", "Khet 2.0, Dynasty"),
+            (
+                "khet-classic-horus",
+                "Khet 2.0, Classic with the Eye of Horus",
+            ),
+            (
+                "khet-imhotep-horus",
+                "Khet 2.0, Imhotep with the Eye of Horus",
+            ),
+            (
+                "khet-dynasty-horus",
+                "Khet 2.0, Dynasty with the Eye of Horus",
+            ),
+        ],
+        chance: false,
+        players: 2,
+    },
+    GameEntry {
         id: "threes",
         name: "Threes",
         variants: &[("threes-1", "Threes, the deal from seed 1 (any threes-S)")],
@@ -153,6 +176,7 @@ pub fn new_session(id: &str) -> Result<Box<dyn AnySession>, Error> {
         "reversi" => Ok(Box::new(Match::<reversi::Reversi>::new(id)?)),
         "threes" => Ok(Box::new(Match::<threes::Threes>::new(id)?)),
         "ataxx" => Ok(Box::new(Match::<ataxx::Ataxx>::new(id)?)),
+        "khet" => Ok(Box::new(Match::<khet::Khet>::new(id)?)),
         "hive" => Ok(Box::new(Match::<hive::Hive>::new(id)?)),
         _ => Err(Error::UnknownGame {
             id: id.to_string(),
