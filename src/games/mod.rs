@@ -46,6 +46,19 @@ pub trait Playable: Game + Sized {
     fn perft_within<L: PerftLimit>(&self, depth: u32, budget: &mut L) -> Option<u64> {
         perft_within(self, depth, Self::perft_convention(), budget)
     }
+
+    /// A move the AI plays from the game's own opening tables instead of searching, drawn with
+    /// `rng` (Hive's weighted random openings). Asked only when randomness is on (a randomness
+    /// quotient above 1). `None` (the default): search.
+    fn book_move(&self, _rng: &mut crate::core::Rng) -> Option<Self::Move> {
+        None
+    }
+
+    /// The randomness quotient to search this position with, given the player's (Hive's third
+    /// move is searched with 2). The default keeps the player's.
+    fn randomness_quotient(&self, configured: u32) -> u32 {
+        configured
+    }
 }
 
 /// One entry of the game catalogue shown to people.
