@@ -200,7 +200,11 @@ fn rule_edge_cases_from_data() {
                     let (piece, n) = arg.split_once(' ').expect("count PIECE N");
                     let p = parse_piece(piece).expect("a piece name");
                     let got = moves.iter().filter(|m| m.piece == p).count();
-                    assert_eq!(got, n.parse::<usize>().unwrap(), "{name}: moves of {piece} in {texts:?}");
+                    assert_eq!(
+                        got,
+                        n.parse::<usize>().unwrap(),
+                        "{name}: moves of {piece} in {texts:?}"
+                    );
                 }
                 "over" => {
                     let want = match arg {
@@ -253,15 +257,23 @@ fn find_edge_cases() {
     use plyscope::games::hive::{bug_of, nb, Bug, NONE};
     let mut found: std::collections::BTreeMap<&str, String> = Default::default();
     let mut rng = Rng::seeded(7);
-    let games: usize = std::env::var("HIVE_GAMES").ok().and_then(|v| v.parse().ok()).unwrap_or(3000);
+    let games: usize = std::env::var("HIVE_GAMES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(3000);
     for g in 0..games {
         let exp = Expansions::ALL[g % 8];
         let mut h = Hive::new(exp);
         let style = g % 3; // 0 random, 1 surround the queens, 2 starve the opponent
         for _ply in 0..160 {
             if h.turn() == Turn::Terminal {
-                if h.outcome() == Some(Outcome::Draw) && h.queen_neighbours(0) == 6 && h.queen_neighbours(1) == 6 {
-                    found.entry("both queens surrounded").or_insert(format!("{} ; over draw", h.position_text()));
+                if h.outcome() == Some(Outcome::Draw)
+                    && h.queen_neighbours(0) == 6
+                    && h.queen_neighbours(1) == 6
+                {
+                    found
+                        .entry("both queens surrounded")
+                        .or_insert(format!("{} ; over draw", h.position_text()));
                 }
                 break;
             }
@@ -295,11 +307,18 @@ fn find_edge_cases() {
                         let m = HiveMove { piece: p, to: b };
                         let mt = h.format_move(m);
                         if o1 && o2 && !mt.ends_with('?') {
-                            found.entry("gate: no slide between two pieces").or_insert(format!("{text} ; lacks {mt}"));
+                            found
+                                .entry("gate: no slide between two pieces")
+                                .or_insert(format!("{text} ; lacks {mt}"));
                         }
-                        let touches = (0..6).any(|k| { let n = nb(b, k); n != c && h.height(n) != 0 });
+                        let touches = (0..6).any(|k| {
+                            let n = nb(b, k);
+                            n != c && h.height(n) != 0
+                        });
                         if !o1 && !o2 && touches && !mt.ends_with('?') {
-                            found.entry("one hive in transit: no step that loses touch").or_insert(format!("{text} ; lacks {mt}"));
+                            found
+                                .entry("one hive in transit: no step that loses touch")
+                                .or_insert(format!("{text} ; lacks {mt}"));
                         }
                     }
                 }
@@ -312,61 +331,128 @@ fn find_edge_cases() {
                         let h2 = h.height(nb(c, (d + 1) % 6));
                         let m = HiveMove { piece: p, to: b };
                         if h1.min(h2) > hf.max(ht) {
-                            found.entry("gate: no climb between two higher stacks").or_insert(format!("{text} ; lacks {}", h.format_move(m)));
-                        } else if hf.max(ht) >= 1 && h1.min(h2) >= 1 && h1.max(h2) >= 2 && own.contains(&m) {
-                            found.entry("gate: a beetle on top passes lower stacks").or_insert(format!("{text} ; has {}", h.format_move(m)));
+                            found
+                                .entry("gate: no climb between two higher stacks")
+                                .or_insert(format!("{text} ; lacks {}", h.format_move(m)));
+                        } else if hf.max(ht) >= 1
+                            && h1.min(h2) >= 1
+                            && h1.max(h2) >= 2
+                            && own.contains(&m)
+                        {
+                            found
+                                .entry("gate: a beetle on top passes lower stacks")
+                                .or_insert(format!("{text} ; has {}", h.format_move(m)));
                         }
                     }
                 }
-                if bug == Bug::Mosquito && h.level(p) > 0 && free == false && h.last_moved() != p && !own.is_empty() {
-                    found.entry("mosquito on top moves as a beetle").or_insert(format!("{text} ; count {} {} & has {}", name(p), own.len(), h.format_move(own[0])));
+                if bug == Bug::Mosquito
+                    && h.level(p) > 0
+                    && free == false
+                    && h.last_moved() != p
+                    && !own.is_empty()
+                {
+                    found
+                        .entry("mosquito on top moves as a beetle")
+                        .or_insert(format!(
+                            "{text} ; count {} {} & has {}",
+                            name(p),
+                            own.len(),
+                            h.format_move(own[0])
+                        ));
                 }
                 if bug == Bug::Mosquito && h.level(p) == 0 && free {
-                    let ns: Vec<u8> = (0..6).map(|d| h.top(nb(c, d))).filter(|&t| t != NONE).collect();
+                    let ns: Vec<u8> = (0..6)
+                        .map(|d| h.top(nb(c, d)))
+                        .filter(|&t| t != NONE)
+                        .collect();
                     if !ns.is_empty() && ns.iter().all(|&t| bug_of(t) == Bug::Mosquito) {
-                        found.entry("mosquito next to a mosquito only").or_insert(format!("{text} ; count {} 0", name(p)));
+                        found
+                            .entry("mosquito next to a mosquito only")
+                            .or_insert(format!("{text} ; count {} 0", name(p)));
                     }
                 }
                 if bug == Bug::Ladybug && free && own.len() >= 3 {
-                    found.entry("ladybug paths").or_insert(format!("{text} ; count {} {} & has {}", name(p), own.len(), h.format_move(own[own.len() / 2])));
+                    found.entry("ladybug paths").or_insert(format!(
+                        "{text} ; count {} {} & has {}",
+                        name(p),
+                        own.len(),
+                        h.format_move(own[own.len() / 2])
+                    ));
                 }
                 if bug == Bug::Pillbug && h.level(p) == 0 && h.last_moved() != p {
                     for d in 0..6 {
                         let x = nb(c, d);
                         let t = h.top(x);
-                        if t == NONE { continue; }
+                        if t == NONE {
+                            continue;
+                        }
                         let empty = (0..6).map(|e| nb(c, e)).find(|&y| h.height(y) == 0);
                         let Some(y) = empty else { continue };
                         let m = HiveMove { piece: t, to: y };
                         let mt = h.format_move(m);
-                        if mt.ends_with('?') { continue; }
+                        if mt.ends_with('?') {
+                            continue;
+                        }
                         if t == h.last_moved() && side_of_piece(t) != s {
-                            found.entry("pillbug: not the piece just moved").or_insert(format!("{text} ; lacks {mt}"));
+                            found
+                                .entry("pillbug: not the piece just moved")
+                                .or_insert(format!("{text} ; lacks {mt}"));
                         } else if h.level(t) > 0 {
-                            found.entry("pillbug: not a piece in a stack").or_insert(format!("{text} ; lacks {mt}"));
+                            found
+                                .entry("pillbug: not a piece in a stack")
+                                .or_insert(format!("{text} ; lacks {mt}"));
                         } else if side_of_piece(t) != s && moves.contains(&m) {
-                            found.entry("pillbug throws an enemy piece").or_insert(format!("{text} ; has {mt}"));
+                            found
+                                .entry("pillbug throws an enemy piece")
+                                .or_insert(format!("{text} ; has {mt}"));
                         }
                     }
                 }
             }
             // A piece the opponent's pillbug just threw can't move now.
             let lm = h.last_moved();
-            if lm != NONE && side_of_piece(lm) == s && h.top(h.pos(lm)) == lm && h.can_move_somewhere(lm) && h.queen_placed(s) {
-                found.entry("a thrown piece rests a turn").or_insert(format!("{text} ; count {} 0", name(lm)));
+            if lm != NONE
+                && side_of_piece(lm) == s
+                && h.top(h.pos(lm)) == lm
+                && h.can_move_somewhere(lm)
+                && h.queen_placed(s)
+            {
+                found
+                    .entry("a thrown piece rests a turn")
+                    .or_insert(format!("{text} ; count {} 0", name(lm)));
             }
             // Choose a move.
             let pick = match style {
                 1 if rng.below(4) != 0 => {
-                    let score = |m: HiveMove| { let mut c = h.clone(); c.play_unchecked(m); c.queen_neighbours(0).min(c.queen_neighbours(1)) * 10 + c.queen_neighbours(0) + c.queen_neighbours(1) };
+                    let score = |m: HiveMove| {
+                        let mut c = h.clone();
+                        c.play_unchecked(m);
+                        c.queen_neighbours(0).min(c.queen_neighbours(1)) * 10
+                            + c.queen_neighbours(0)
+                            + c.queen_neighbours(1)
+                    };
                     let best = moves.iter().map(|&m| score(m)).max().unwrap();
-                    let top: Vec<HiveMove> = moves.iter().copied().filter(|&m| score(m) == best).collect();
+                    let top: Vec<HiveMove> = moves
+                        .iter()
+                        .copied()
+                        .filter(|&m| score(m) == best)
+                        .collect();
                     top[rng.below(top.len() as u64) as usize]
                 }
                 2 if rng.below(3) != 0 => {
-                    let score = |m: HiveMove| { let mut c = h.clone(); c.play_unchecked(m); let mut v = Vec::new(); c.legal_moves(&mut v); v.len() };
+                    let score = |m: HiveMove| {
+                        let mut c = h.clone();
+                        c.play_unchecked(m);
+                        let mut v = Vec::new();
+                        c.legal_moves(&mut v);
+                        v.len()
+                    };
                     let best = moves.iter().map(|&m| score(m)).min().unwrap();
-                    let top: Vec<HiveMove> = moves.iter().copied().filter(|&m| score(m) == best).collect();
+                    let top: Vec<HiveMove> = moves
+                        .iter()
+                        .copied()
+                        .filter(|&m| score(m) == best)
+                        .collect();
                     top[rng.below(top.len() as u64) as usize]
                 }
                 _ => moves[rng.below(moves.len() as u64) as usize],
@@ -406,23 +492,37 @@ fn weighted_random_openings_frequencies() {
         queens_second += (bug_of(moves[2].piece) == Bug::Queen) as usize;
         queens_second += (bug_of(moves[3].piece) == Bug::Queen) as usize;
         x += is_x(&h, 0) as usize + is_x(&h, 1) as usize;
-        *shapes.entry(shape(&h).expect("four placements")).or_default() += 1;
+        *shapes
+            .entry(shape(&h).expect("four placements"))
+            .or_default() += 1;
     }
     // First placements: the table's weights over the base game's bugs.
     let base = |b: Bug| !matches!(b, Bug::Mosquito | Bug::Ladybug | Bug::Pillbug);
     let total: f64 = FIRST.iter().filter(|e| base(e.0)).map(|e| e.1).sum();
     for (bug, w) in FIRST.iter().filter(|e| base(e.0)) {
         let got = first.get(bug).copied().unwrap_or(0) as f64 / (2 * n) as f64;
-        assert!((got - w / total).abs() < 0.03, "{bug:?}: {got} against {}", w / total);
+        assert!(
+            (got - w / total).abs() < 0.03,
+            "{bug:?}: {got} against {}",
+            w / total
+        );
     }
     let q_total: f64 = SECOND.iter().filter(|e| base(e.0)).map(|e| e.1).sum();
     let q_share = queens_second as f64 / (2 * n) as f64;
-    assert!((q_share - SECOND[0].1 / q_total).abs() < 0.02, "queen second {q_share}");
+    assert!(
+        (q_share - SECOND[0].1 / q_total).abs() < 0.02,
+        "queen second {q_share}"
+    );
     // X openings (no queen by the second placement) are rare but happen.
     assert_eq!(x, 2 * n - queens_second);
     assert!(x > 0 && (x as f64) < 0.1 * (2 * n) as f64, "{x} X openings");
     // Every shape occurs, at about its share of the three cells each second piece may take.
-    for (s, want) in [(Shape::I, 1.0 / 9.0), (Shape::L, 4.0 / 9.0), (Shape::C, 2.0 / 9.0), (Shape::Z, 2.0 / 9.0)] {
+    for (s, want) in [
+        (Shape::I, 1.0 / 9.0),
+        (Shape::L, 4.0 / 9.0),
+        (Shape::C, 2.0 / 9.0),
+        (Shape::Z, 2.0 / 9.0),
+    ] {
         let got = shapes.get(&s).copied().unwrap_or(0) as f64 / n as f64;
         assert!((got - want).abs() < 0.04, "{s:?}: {got} against {want}");
     }
@@ -447,7 +547,13 @@ fn search_plays_book_moves_then_searches() {
     use plyscope::games::new_session;
     use plyscope::search::{Hooks, SearchConfig};
     let mut s = new_session("hive-MLP").unwrap();
-    let cfg = SearchConfig { depth: 2, randomness_quotient: 8, seed: Some(5), branching_limit: 30, ..Default::default() };
+    let cfg = SearchConfig {
+        depth: 2,
+        randomness_quotient: 8,
+        seed: Some(5),
+        branching_limit: 30,
+        ..Default::default()
+    };
     for _ in 0..4 {
         let r = s.search(&cfg, Hooks::default()).unwrap();
         assert_eq!(r.reason, "opening");
@@ -458,7 +564,15 @@ fn search_plays_book_moves_then_searches() {
     assert!(r.stats.nodes > 0);
     // Without randomness, even the first move is searched.
     let s = new_session("hive").unwrap();
-    let r = s.search(&SearchConfig { depth: 2, ..Default::default() }, Hooks::default()).unwrap();
+    let r = s
+        .search(
+            &SearchConfig {
+                depth: 2,
+                ..Default::default()
+            },
+            Hooks::default(),
+        )
+        .unwrap();
     assert_ne!(r.reason, "opening");
 }
 

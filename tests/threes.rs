@@ -724,7 +724,10 @@ fn outcomes_that_differ_only_in_the_hint_share_one_search_above_the_horizon() {
                     shares += 1;
                 }
             }
-            assert!(shares > 0, "{text} at depth {depth}: no shared outcome recorded");
+            assert!(
+                shares > 0,
+                "{text} at depth {depth}: no shared outcome recorded"
+            );
             assert_eq!(tree.searched(), traced.stats.nodes + 1);
         }
     }
