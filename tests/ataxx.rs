@@ -16,18 +16,7 @@ fn fen(text: &str) -> Ataxx {
 
 /// The reference tables: (FEN, counts from depth 1).
 fn perft_table() -> Vec<(String, Vec<u64>)> {
-    include_str!("data/ataxx.perft")
-        .lines()
-        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
-        .map(|l| {
-            let (f, counts) = l.split_once(';').expect("FEN ; counts");
-            let counts = counts
-                .split_whitespace()
-                .map(|n| n.parse().unwrap())
-                .collect();
-            (f.trim().to_string(), counts)
-        })
-        .collect()
+    common::perft_lines(include_str!("data/ataxx.perft"))
 }
 
 #[test]

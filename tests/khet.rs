@@ -26,18 +26,7 @@ fn squares(bits: u128) -> Vec<String> {
 }
 
 fn perft_table() -> Vec<(String, Vec<u64>)> {
-    include_str!("data/khet.perft")
-        .lines()
-        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
-        .map(|l| {
-            let (id, counts) = l.split_once(';').expect("id ; counts");
-            let counts = counts
-                .split_whitespace()
-                .map(|n| n.parse().unwrap())
-                .collect();
-            (id.trim().to_string(), counts)
-        })
-        .collect()
+    common::perft_lines(include_str!("data/khet.perft"))
 }
 
 #[test]
