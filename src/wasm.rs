@@ -9,6 +9,7 @@ use crate::core::{BoardView, Coord};
 use crate::games::CATALOGUE;
 use crate::search::{Hooks, Progress, SearchConfig};
 use crate::session::{edit_variant, new_session, random_variant, AnySession};
+use crate::tree::Tree;
 use crate::tree::TreeDocument;
 use serde::Serialize;
 use std::sync::Once;
@@ -223,7 +224,7 @@ impl Engine {
                 let _ = f.call1(&JsValue::NULL, &v);
             }
         };
-        let mut each_iteration = |doc: &TreeDocument| {
+        let mut each_iteration = |doc: &Tree| {
             if let (Some(f), Ok(v)) = (iteration.as_ref(), to_js(doc)) {
                 let _ = f.call1(&JsValue::NULL, &v);
             }

@@ -17,18 +17,7 @@ fn fen(text: &str) -> Ataxx {
 
 /// The reference tables: (FEN, counts from depth 1).
 fn perft_table() -> Vec<(String, Vec<u64>)> {
-    include_str!("data/ataxx.perft")
-        .lines()
-        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
-        .map(|l| {
-            let (f, counts) = l.split_once(';').expect("FEN ; counts");
-            let counts = counts
-                .split_whitespace()
-                .map(|n| n.parse().unwrap())
-                .collect();
-            (f.trim().to_string(), counts)
-        })
-        .collect()
+    common::perft_lines(include_str!("data/ataxx.perft"))
 }
 
 #[test]
@@ -500,7 +489,7 @@ fn a_recorded_tree_validates_and_names_the_terms() {
         Hooks::default(),
     )
     .unwrap();
-    let doc = r.tree.expect("a tree");
+    let doc = r.tree.expect("a tree").to_document();
     assert_eq!(doc.game, "ataxx-0400");
     let v: serde_json::Value = serde_json::from_str(&doc.to_json()).unwrap();
     let errors: Vec<String> = validator.iter_errors(&v).map(|e| e.to_string()).collect();
@@ -604,7 +593,7 @@ fn search_reports_read_in_pieces_for_the_player_who_searched() {
             m.value
         );
     }
-    let doc = r.tree.map(|d| d.chosen.unwrap().value_text);
+    let doc = r.tree.map(|d| d.head.chosen.unwrap().value_text);
     assert!(doc.is_none() || doc.unwrap().is_some());
 }
 

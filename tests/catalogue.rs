@@ -384,6 +384,9 @@ impl GameVisitor for Views {
                                 m.text
                             );
                         }
+                        // A piece the mover's own laser then destroyed (Khet) is marked, not
+                        // on the board.
+                        MoveKind::Move if destroyed(&after, m.to.unwrap()) => {}
                         MoveKind::Move => {
                             // The piece on top of `from` is now on top of `to`.
                             assert_eq!(
@@ -412,6 +415,13 @@ impl GameVisitor for Views {
         }
         assert!(checked > 0);
     }
+}
+
+/// Whether the view marks the piece on `at` as destroyed (by Khet's laser after the move).
+fn destroyed(view: &BoardView, at: Coord) -> bool {
+    view.highlights
+        .iter()
+        .any(|h| h.at == at && h.kind == "destroyed")
 }
 
 #[test]

@@ -49,11 +49,95 @@ fn search_writes_a_tree_document_and_a_json_report() {
     assert_eq!(code, 0, "{err}");
     let report: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
     assert_eq!(report["move"], "c1", "O must block");
-    let doc: plyscope::tree::TreeDocument =
-        serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(text.contains("\"version\":2"), "v2 is the default");
+    let doc = plyscope::tree::Tree::from_json(&text).unwrap().head;
     assert_eq!(doc.chosen.unwrap().mv, "c1");
     assert_eq!(doc.stats.nodes, report["stats"]["nodes"].as_u64().unwrap());
     std::fs::remove_dir_all(dir).ok();
+}
+
+#[test]
+fn tree_format_v1_on_request_and_a_byte_budget_that_says_what_it_dropped() {
+    let dir = std::env::temp_dir().join(format!("plyscope-cli-v1-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let v1 = dir.join("v1.json");
+    let (code, _, err) = plyscope(&[
+        "search",
+        "tictactoe",
+        "--depth",
+        "9",
+        "--tree",
+        v1.to_str().unwrap(),
+        "--tree-format",
+        "v1",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let doc: plyscope::tree::TreeDocument =
+        serde_json::from_str(&std::fs::read_to_string(&v1).unwrap()).unwrap();
+    assert_eq!(doc.version, 1);
+    // Reversi at depth 7 records far more than 1 MB of v1 JSON: the budget cuts it and says so.
+    let small = dir.join("small.json");
+    let (code, out, err) = plyscope(&[
+        "search",
+        "reversi",
+        "--depth",
+        "7",
+        "--tree",
+        small.to_str().unwrap(),
+        "--tree-max-mb",
+        "1",
+        "--tree-format",
+        "v1",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let len = std::fs::metadata(&small).unwrap().len();
+    assert!(len <= 1 << 20, "{len} bytes written under a 1 MB budget");
+    assert!(out.contains("not recorded"), "{out}");
+    assert!(out.contains("apart from the search"), "{out}");
+    let t = plyscope::tree::Tree::from_json(&std::fs::read_to_string(&small).unwrap()).unwrap();
+    assert!(t.head.stats.truncated);
+    let (code, _, err) = plyscope(&["search", "tictactoe", "--tree", "-", "--tree-format", "v3"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("v1 or v2"), "{err}");
+    std::fs::remove_dir_all(dir).ok();
+}
+
+#[test]
+fn an_unwritable_tree_path_fails_before_the_search() {
+    // Depth 64 on the 16x16 board without a budget would run for hours: only a check made before
+    // the search lets this command end.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_plyscope"))
+        .args([
+            "search",
+            "reversi-16",
+            "--depth",
+            "64",
+            "--tree",
+            "/nonexistent-dir/tree.json",
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = std::time::Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            assert_eq!(status.code(), Some(2));
+            break;
+        }
+        if start.elapsed().as_secs() > 120 {
+            child.kill().ok();
+            panic!("the search ran instead of failing on the path");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("cannot write the tree to /nonexistent-dir/tree.json"),
+        "{err}"
+    );
 }
 
 #[test]

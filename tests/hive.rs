@@ -171,7 +171,7 @@ fn cases() -> Vec<(String, String, String)> {
 #[test]
 fn rule_edge_cases_from_data() {
     let all = cases();
-    assert!(all.len() >= 4, "{} cases", all.len());
+    assert!(all.len() >= 17, "{} cases", all.len());
     for (name, text, checks) in all {
         let h = game(&text);
         let mut moves = Vec::new();
@@ -196,6 +196,16 @@ fn rule_edge_cases_from_data() {
                     );
                 }
                 "pass" => assert_eq!(moves, vec![HiveMove::PASS], "{name}"),
+                "count" => {
+                    let (piece, n) = arg.split_once(' ').expect("count PIECE N");
+                    let p = parse_piece(piece).expect("a piece name");
+                    let got = moves.iter().filter(|m| m.piece == p).count();
+                    assert_eq!(
+                        got,
+                        n.parse::<usize>().unwrap(),
+                        "{name}: moves of {piece} in {texts:?}"
+                    );
+                }
                 "over" => {
                     let want = match arg {
                         "white" => Outcome::Win(0),
@@ -225,6 +235,371 @@ fn dump_random_positions() {
     for (i, exp) in Expansions::ALL.iter().enumerate() {
         for pos in common::random_positions(&Hive::new(*exp), count, 90, 100 + i as u64) {
             println!("POSITION {}", pos.position_text());
+        }
+    }
+}
+
+// ---- the hand-run finder of the edge-case positions above ----
+
+/// Moves of piece `p` among `moves`.
+fn moves_of(moves: &[HiveMove], p: u8) -> Vec<HiveMove> {
+    moves.iter().copied().filter(|m| m.piece == p).collect()
+}
+
+/// Searches random (partly greedy) games for positions showing each rule edge case and prints them
+/// in the format of `tests/data/hive-cases.txt` (checks computed by this engine; compare them with
+/// another engine's `validmoves` before keeping them):
+/// `cargo test --release --test hive find_edge_cases -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn find_edge_cases() {
+    use plyscope::core::Rng;
+    use plyscope::games::hive::{bug_of, nb, Bug, NONE};
+    let mut found: std::collections::BTreeMap<&str, String> = Default::default();
+    let mut rng = Rng::seeded(7);
+    let games: usize = std::env::var("HIVE_GAMES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(3000);
+    for g in 0..games {
+        let exp = Expansions::ALL[g % 8];
+        let mut h = Hive::new(exp);
+        let style = g % 3; // 0 random, 1 surround the queens, 2 starve the opponent
+        for _ply in 0..160 {
+            if h.turn() == Turn::Terminal {
+                if h.outcome() == Some(Outcome::Draw)
+                    && h.queen_neighbours(0) == 6
+                    && h.queen_neighbours(1) == 6
+                {
+                    found
+                        .entry("both queens surrounded")
+                        .or_insert(format!("{} ; over draw", h.position_text()));
+                }
+                break;
+            }
+            let mut moves = Vec::new();
+            h.legal_moves(&mut moves);
+            let s = h.side();
+            let text = h.position_text();
+            let name = |p: u8| plyscope::games::hive::piece_name(p);
+            if moves == vec![HiveMove::PASS] {
+                found.entry("passing").or_insert(format!("{text} ; pass"));
+            }
+            let pinned = h.pinned();
+            for slot in 0..14u8 {
+                let p = s * 14 + slot;
+                let c = h.pos(p);
+                if c == plyscope::games::hive::IN_HAND || h.top(c) != p || !h.queen_placed(s) {
+                    continue;
+                }
+                let own = moves_of(&moves, p);
+                let free = h.level(p) == 0 && pinned & (1 << p) == 0 && h.last_moved() != p;
+                let bug = bug_of(p);
+                // Gates and contact on the ground.
+                if free && bug == Bug::Queen {
+                    for d in 0..6 {
+                        let b = nb(c, d);
+                        if h.height(b) != 0 {
+                            continue;
+                        }
+                        let o1 = h.height(nb(c, (d + 5) % 6)) != 0;
+                        let o2 = h.height(nb(c, (d + 1) % 6)) != 0;
+                        let m = HiveMove { piece: p, to: b };
+                        let mt = h.format_move(m);
+                        if o1 && o2 && !mt.ends_with('?') {
+                            found
+                                .entry("gate: no slide between two pieces")
+                                .or_insert(format!("{text} ; lacks {mt}"));
+                        }
+                        let touches = (0..6).any(|k| {
+                            let n = nb(b, k);
+                            n != c && h.height(n) != 0
+                        });
+                        if !o1 && !o2 && touches && !mt.ends_with('?') {
+                            found
+                                .entry("one hive in transit: no step that loses touch")
+                                .or_insert(format!("{text} ; lacks {mt}"));
+                        }
+                    }
+                }
+                if bug == Bug::Beetle && h.level(p) > 0 {
+                    for d in 0..6 {
+                        let b = nb(c, d);
+                        let hf = h.height(c) - 1;
+                        let ht = h.height(b);
+                        let h1 = h.height(nb(c, (d + 5) % 6));
+                        let h2 = h.height(nb(c, (d + 1) % 6));
+                        let m = HiveMove { piece: p, to: b };
+                        if h1.min(h2) > hf.max(ht) {
+                            found
+                                .entry("gate: no climb between two higher stacks")
+                                .or_insert(format!("{text} ; lacks {}", h.format_move(m)));
+                        } else if hf.max(ht) >= 1
+                            && h1.min(h2) >= 1
+                            && h1.max(h2) >= 2
+                            && own.contains(&m)
+                        {
+                            found
+                                .entry("gate: a beetle on top passes lower stacks")
+                                .or_insert(format!("{text} ; has {}", h.format_move(m)));
+                        }
+                    }
+                }
+                if bug == Bug::Mosquito
+                    && h.level(p) > 0
+                    && free == false
+                    && h.last_moved() != p
+                    && !own.is_empty()
+                {
+                    found
+                        .entry("mosquito on top moves as a beetle")
+                        .or_insert(format!(
+                            "{text} ; count {} {} & has {}",
+                            name(p),
+                            own.len(),
+                            h.format_move(own[0])
+                        ));
+                }
+                if bug == Bug::Mosquito && h.level(p) == 0 && free {
+                    let ns: Vec<u8> = (0..6)
+                        .map(|d| h.top(nb(c, d)))
+                        .filter(|&t| t != NONE)
+                        .collect();
+                    if !ns.is_empty() && ns.iter().all(|&t| bug_of(t) == Bug::Mosquito) {
+                        found
+                            .entry("mosquito next to a mosquito only")
+                            .or_insert(format!("{text} ; count {} 0", name(p)));
+                    }
+                }
+                if bug == Bug::Ladybug && free && own.len() >= 3 {
+                    found.entry("ladybug paths").or_insert(format!(
+                        "{text} ; count {} {} & has {}",
+                        name(p),
+                        own.len(),
+                        h.format_move(own[own.len() / 2])
+                    ));
+                }
+                if bug == Bug::Pillbug && h.level(p) == 0 && h.last_moved() != p {
+                    for d in 0..6 {
+                        let x = nb(c, d);
+                        let t = h.top(x);
+                        if t == NONE {
+                            continue;
+                        }
+                        let empty = (0..6).map(|e| nb(c, e)).find(|&y| h.height(y) == 0);
+                        let Some(y) = empty else { continue };
+                        let m = HiveMove { piece: t, to: y };
+                        let mt = h.format_move(m);
+                        if mt.ends_with('?') {
+                            continue;
+                        }
+                        if t == h.last_moved() && side_of_piece(t) != s {
+                            found
+                                .entry("pillbug: not the piece just moved")
+                                .or_insert(format!("{text} ; lacks {mt}"));
+                        } else if h.level(t) > 0 {
+                            found
+                                .entry("pillbug: not a piece in a stack")
+                                .or_insert(format!("{text} ; lacks {mt}"));
+                        } else if side_of_piece(t) != s && moves.contains(&m) {
+                            found
+                                .entry("pillbug throws an enemy piece")
+                                .or_insert(format!("{text} ; has {mt}"));
+                        }
+                    }
+                }
+            }
+            // A piece the opponent's pillbug just threw can't move now.
+            let lm = h.last_moved();
+            if lm != NONE
+                && side_of_piece(lm) == s
+                && h.top(h.pos(lm)) == lm
+                && h.can_move_somewhere(lm)
+                && h.queen_placed(s)
+            {
+                found
+                    .entry("a thrown piece rests a turn")
+                    .or_insert(format!("{text} ; count {} 0", name(lm)));
+            }
+            // Choose a move.
+            let pick = match style {
+                1 if rng.below(4) != 0 => {
+                    let score = |m: HiveMove| {
+                        let mut c = h.clone();
+                        c.play_unchecked(m);
+                        c.queen_neighbours(0).min(c.queen_neighbours(1)) * 10
+                            + c.queen_neighbours(0)
+                            + c.queen_neighbours(1)
+                    };
+                    let best = moves.iter().map(|&m| score(m)).max().unwrap();
+                    let top: Vec<HiveMove> = moves
+                        .iter()
+                        .copied()
+                        .filter(|&m| score(m) == best)
+                        .collect();
+                    top[rng.below(top.len() as u64) as usize]
+                }
+                2 if rng.below(3) != 0 => {
+                    let score = |m: HiveMove| {
+                        let mut c = h.clone();
+                        c.play_unchecked(m);
+                        let mut v = Vec::new();
+                        c.legal_moves(&mut v);
+                        v.len()
+                    };
+                    let best = moves.iter().map(|&m| score(m)).min().unwrap();
+                    let top: Vec<HiveMove> = moves
+                        .iter()
+                        .copied()
+                        .filter(|&m| score(m) == best)
+                        .collect();
+                    top[rng.below(top.len() as u64) as usize]
+                }
+                _ => moves[rng.below(moves.len() as u64) as usize],
+            };
+            h.play_unchecked(pick);
+        }
+    }
+    for (k, v) in &found {
+        println!("CASE {k} ; {v}");
+    }
+}
+
+fn side_of_piece(p: u8) -> u8 {
+    p / 14
+}
+
+#[test]
+fn weighted_random_openings_frequencies() {
+    use plyscope::core::Rng;
+    use plyscope::games::hive::opening::{book_move, is_x, quotient, shape, Shape, FIRST, SECOND};
+    use plyscope::games::hive::{bug_of, Bug};
+    let mut rng = Rng::seeded(2024);
+    let n = 3000;
+    let mut first: std::collections::HashMap<Bug, usize> = Default::default();
+    let mut shapes: std::collections::HashMap<Shape, usize> = Default::default();
+    let (mut queens_second, mut x) = (0, 0);
+    for _ in 0..n {
+        let mut h = Hive::base();
+        for _ in 0..4 {
+            let m = book_move(&h, &mut rng).expect("a book move in the first two turns");
+            h.play(m).unwrap();
+        }
+        assert_eq!(book_move(&h, &mut rng), None, "the third turn is searched");
+        let moves = h.moves();
+        *first.entry(bug_of(moves[0].piece)).or_default() += 1;
+        *first.entry(bug_of(moves[1].piece)).or_default() += 1;
+        queens_second += (bug_of(moves[2].piece) == Bug::Queen) as usize;
+        queens_second += (bug_of(moves[3].piece) == Bug::Queen) as usize;
+        x += is_x(&h, 0) as usize + is_x(&h, 1) as usize;
+        *shapes
+            .entry(shape(&h).expect("four placements"))
+            .or_default() += 1;
+    }
+    // First placements: the table's weights over the base game's bugs.
+    let base = |b: Bug| !matches!(b, Bug::Mosquito | Bug::Ladybug | Bug::Pillbug);
+    let total: f64 = FIRST.iter().filter(|e| base(e.0)).map(|e| e.1).sum();
+    for (bug, w) in FIRST.iter().filter(|e| base(e.0)) {
+        let got = first.get(bug).copied().unwrap_or(0) as f64 / (2 * n) as f64;
+        assert!(
+            (got - w / total).abs() < 0.03,
+            "{bug:?}: {got} against {}",
+            w / total
+        );
+    }
+    let q_total: f64 = SECOND.iter().filter(|e| base(e.0)).map(|e| e.1).sum();
+    let q_share = queens_second as f64 / (2 * n) as f64;
+    assert!(
+        (q_share - SECOND[0].1 / q_total).abs() < 0.02,
+        "queen second {q_share}"
+    );
+    // X openings (no queen by the second placement) are rare but happen.
+    assert_eq!(x, 2 * n - queens_second);
+    assert!(x > 0 && (x as f64) < 0.1 * (2 * n) as f64, "{x} X openings");
+    // Every shape occurs, at about its share of the three cells each second piece may take.
+    for (s, want) in [
+        (Shape::I, 1.0 / 9.0),
+        (Shape::L, 4.0 / 9.0),
+        (Shape::C, 2.0 / 9.0),
+        (Shape::Z, 2.0 / 9.0),
+    ] {
+        let got = shapes.get(&s).copied().unwrap_or(0) as f64 / n as f64;
+        assert!((got - want).abs() < 0.04, "{s:?}: {got} against {want}");
+    }
+    // The third move is searched with a randomness quotient of 2, later ones with the player's.
+    let mut h = Hive::base();
+    for _ in 0..4 {
+        let m = book_move(&h, &mut rng).unwrap();
+        h.play(m).unwrap();
+    }
+    assert_eq!(quotient(&h, 8), 2);
+    assert_eq!(quotient(&h, 0), 0, "no randomness stays none");
+    let mut moves = Vec::new();
+    h.legal_moves(&mut moves);
+    h.play(moves[0]).unwrap();
+    h.legal_moves(&mut moves);
+    h.play(moves[0]).unwrap();
+    assert_eq!(quotient(&h, 8), 8);
+}
+
+#[test]
+fn search_plays_book_moves_then_searches() {
+    use plyscope::search::{Hooks, SearchConfig};
+    use plyscope::session::new_session;
+    let mut s = new_session("hive-MLP").unwrap();
+    let cfg = SearchConfig {
+        depth: 2,
+        randomness_quotient: 8,
+        seed: Some(5),
+        branching_limit: 30,
+        ..Default::default()
+    };
+    for _ in 0..4 {
+        let r = s.search(&cfg, Hooks::default()).unwrap();
+        assert_eq!(r.reason, "opening");
+        s.play(&r.mv).unwrap();
+    }
+    let r = s.search(&cfg, Hooks::default()).unwrap();
+    assert_ne!(r.reason, "opening");
+    assert!(r.stats.nodes > 0);
+    // Without randomness, even the first move is searched.
+    let s = new_session("hive").unwrap();
+    let r = s
+        .search(
+            &SearchConfig {
+                depth: 2,
+                ..Default::default()
+            },
+            Hooks::default(),
+        )
+        .unwrap();
+    assert_ne!(r.reason, "opening");
+}
+
+#[test]
+fn minimax_and_alphabeta_agree() {
+    for exp in [Expansions::default(), Expansions::ALL[7]] {
+        let positions = common::random_positions(&Hive::new(exp), 3, 40, 9);
+        common::search_agreement(&positions, 2, "");
+        common::search_agreement(&positions, 2, "queens");
+    }
+}
+
+#[test]
+fn evaluation_is_symmetric_and_terms_add_up() {
+    use plyscope::core::{Breakdown, Evaluator, NoTerms};
+    use plyscope::games::hive::HiveEval;
+    for exp in Expansions::ALL {
+        for pos in common::random_positions(&Hive::new(exp), 4, 80, 21) {
+            let e = HiveEval::Strong;
+            let a = e.evaluate(&pos, 0, &mut NoTerms);
+            let b = e.evaluate(&pos, 1, &mut NoTerms);
+            assert!((a + b).abs() < 1e-9, "{a} {b}");
+            let mut br = Breakdown::default();
+            let t = e.evaluate(&pos, 0, &mut br);
+            let sum: f64 = br.terms.iter().map(|t| t.value).sum();
+            assert!((t - sum).abs() < 1e-9 && (t - a).abs() < 1e-9);
+            assert!(br.terms.iter().any(|t| t.name == "queen liberties"));
         }
     }
 }

@@ -555,7 +555,7 @@ fn recorded_trees_validate_and_carry_the_terms() {
         };
         let eval = Reversi::evaluator("strong").unwrap();
         let r = plyscope::search::search(&pos, &eval, &cfg, Default::default()).unwrap();
-        let doc = r.tree.expect("a tree");
+        let doc = r.tree.expect("a tree").to_document();
         assert_eq!(doc.game, pos.game_id());
         assert_eq!(doc.evaluator.as_deref(), Some("strong"));
         let root_text = doc.root_position.clone().unwrap();

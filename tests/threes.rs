@@ -699,8 +699,9 @@ fn outcomes_that_differ_only_in_the_hint_share_one_search_above_the_horizon() {
                 shared.stats.nodes,
                 alone.stats.nodes
             );
-            // A recorded search shows every outcome's subtree, with the same values.
-            let traced = search(
+            // A recorded search is the same search: it shows every outcome, a shared one as a
+            // node naming the sibling whose search (and value) it shares.
+            let mut traced = search(
                 &p,
                 &ThreesEval::strong(),
                 &SearchConfig {
@@ -711,7 +712,23 @@ fn outcomes_that_differ_only_in_the_hint_share_one_search_above_the_horizon() {
             )
             .unwrap();
             assert_eq!(values(&traced), values(&alone));
-            assert_eq!(traced.stats.nodes, alone.stats.nodes);
+            assert_eq!(traced.stats.nodes, shared.stats.nodes);
+            let tree = traced.tree.take().unwrap();
+            let mut shares = 0;
+            for n in &tree.nodes {
+                if let Some(s) = n.same_as {
+                    let sib = &tree.nodes[s as usize];
+                    assert_eq!(sib.parent, n.parent, "shared with a sibling");
+                    assert_eq!(sib.value, n.value, "with the sibling's value");
+                    assert_ne!(sib.mv, n.mv, "another outcome");
+                    shares += 1;
+                }
+            }
+            assert!(
+                shares > 0,
+                "{text} at depth {depth}: no shared outcome recorded"
+            );
+            assert_eq!(tree.searched(), traced.stats.nodes + 1);
         }
     }
 }

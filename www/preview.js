@@ -22,7 +22,8 @@ export function boardPreview(options = {}) {
   return (element, { moves, model }) => {
     const game = model && model.meta ? model.meta.game : null;
     const adapter = typeof game === 'string' ? adapterFor(game) : null;
-    if (!adapter || !Array.isArray(moves)) return;
+    // A stand-in for pruned or unrecorded siblings has no move, hence no position to show.
+    if (!adapter || !Array.isArray(moves) || moves.some((m) => m === null || m === undefined)) return;
     const root = typeof model.meta.root_position === 'string' ? model.meta.root_position : null;
     const canvas = document.createElement('canvas');
     canvas.className = 'tree-preview';

@@ -88,8 +88,12 @@ USAGE:
         --no-ordering       do not order moves by pre-score
         --no-steps          expectimax under a budget: no probability steps (docs/engine-options.md)
         --seed S            seed for random choices
-        --tree FILE         write the search tree document (JSON) to FILE (- for standard output)
-        --node-cap N        cap on recorded tree nodes (default 200000)
+        --tree FILE         write the search tree document (JSON) to FILE (- for standard output);
+                            FILE is opened before the search, so a bad path fails at once
+        --tree-format F     v2 (compact, the default) or v1 (nested; docs/tree-format.md)
+        --tree-max-mb N     budget for the tree in MB, in memory and written (default 256)
+        --node-cap N        cap on recorded tree nodes (default 200000); a capped tree keeps every
+                            root move, the principal variations, then whole levels from the top
         --json              print the result as JSON
   plyscope bench [--quick]
       Fixed benchmarks: perft speed and search speed with and without tree recording.
@@ -358,6 +362,8 @@ fn search(args: &[String]) -> Result<(), Usage> {
             "--branching",
             "--seed",
             "--tree",
+            "--tree-format",
+            "--tree-max-mb",
             "--node-cap",
         ],
     )?;
@@ -401,18 +407,47 @@ fn search(args: &[String]) -> Result<(), Usage> {
         cfg.node_cap = c;
     }
     let tree_file = opts.value("--tree");
+    let v1 = match opts.value("--tree-format") {
+        None | Some("v2") | Some("2") => false,
+        Some("v1") | Some("1") => true,
+        Some(other) => {
+            return Err(Usage(format!(
+                "bad value {other:?} for --tree-format: expected v1 or v2"
+            )))
+        }
+    };
+    let max_mb: u64 = opts
+        .number("--tree-max-mb", "a whole number of megabytes")?
+        .unwrap_or(256);
+    if max_mb == 0 {
+        return Err(Usage("--tree-max-mb must be at least 1".into()));
+    }
+    let max_bytes = (max_mb as usize).saturating_mul(1 << 20);
     cfg.record_tree = tree_file.is_some();
+    cfg.tree_max_bytes = max_bytes;
     cfg.validate()?;
+    // Open the file first: an unwritable path must not cost a whole search.
+    let mut out_file = match tree_file {
+        Some(f) if f != "-" => Some(
+            std::fs::File::create(f)
+                .map_err(|e| Usage(format!("cannot write the tree to {f}: {e}")))?,
+        ),
+        _ => None,
+    };
     let mut report = s.search(&cfg, Hooks::default())?;
     let tree = report.tree.take();
-    if let (Some(file), Some(doc)) = (tree_file, &tree) {
-        let text = doc.to_json_pretty();
-        if file == "-" {
-            outln!("{text}");
-        } else {
-            std::fs::write(file, text + "\n")
-                .map_err(|e| Usage(format!("cannot write the tree to {file}: {e}")))?;
+    let mut written: Option<TreeWritten> = None;
+    if let (Some(file), Some(tree)) = (tree_file, tree) {
+        let w = write_tree(tree, v1, max_bytes);
+        match out_file.as_mut() {
+            Some(f) => f
+                .write_all(w.text.as_bytes())
+                .and_then(|_| f.write_all(b"\n"))
+                .map_err(|e| Usage(format!("cannot write the tree to {file}: {e}")))?,
+            // Standard output: a closed pipe ends quietly, as everywhere in the CLI.
+            None => outln!("{}", w.text),
         }
+        written = Some(w);
     }
     if opts.flag("--json") {
         outln!(
@@ -433,15 +468,66 @@ fn search(args: &[String]) -> Result<(), Usage> {
             "stats       {} nodes, {} leaves, {:.1} ms, depth {}, {} prune events cutting {} moves, {} TT hits",
             st.nodes, st.leaves, st.time_ms, st.depth_reached, st.prune_events, st.pruned_nodes, st.tt_hits
         );
-        if let (Some(file), Some(doc)) = (tree_file, &tree) {
+        if let (Some(file), Some(w)) = (tree_file, &written) {
             outln!(
-                "tree        {} nodes written to {file}{}",
-                doc.root.size(),
-                if st.truncated { " (truncated)" } else { "" }
+                "tree        {} nodes, {:.1} MB ({}) written to {file} in {:.1} ms (apart from the search)",
+                w.nodes,
+                w.text.len() as f64 / 1048576.0,
+                if v1 { "v1" } else { "v2" },
+                w.ms
             );
+            if w.unrecorded > 0 {
+                outln!(
+                    "            budget: node cap {}, {} MB; kept levels 0..={} whole, below them only the principal variations; {} searched nodes not recorded (each node says how many below it)",
+                    cfg.node_cap,
+                    max_mb,
+                    w.full_levels.map_or("?".to_string(), |l| l.to_string()),
+                    w.unrecorded
+                );
+            }
         }
     }
     Ok(())
+}
+
+/// A tree document made for the CLI.
+struct TreeWritten {
+    text: String,
+    nodes: usize,
+    unrecorded: u64,
+    full_levels: Option<u32>,
+    ms: f64,
+}
+
+/// Writes `tree` as JSON (v1 pretty, or v2 compact) within `max_bytes`: when the text is larger,
+/// the tree is cut (keeping root moves, principal variations, then whole levels) and written again.
+fn write_tree(mut tree: plyscope::tree::Tree, v1: bool, max_bytes: usize) -> TreeWritten {
+    let t = Instant::now();
+    let write = |t: &plyscope::tree::Tree| {
+        if v1 {
+            t.to_document().to_json_pretty()
+        } else {
+            t.to_compact_json()
+        }
+    };
+    let mut text = write(&tree);
+    for _ in 0..8 {
+        if text.len() <= max_bytes || tree.len() <= 1 {
+            break;
+        }
+        let per_node = text.len() as f64 / tree.len() as f64;
+        let fit = ((max_bytes as f64 / per_node) * 0.9) as usize;
+        tree = tree.capped(fit.max(1).min(tree.len() - 1));
+        text = write(&tree);
+    }
+    let unrecorded = tree.nodes.iter().map(|n| n.unrecorded).sum();
+    TreeWritten {
+        nodes: tree.len(),
+        unrecorded,
+        full_levels: tree.head.stats.full_levels,
+        ms: t.elapsed().as_secs_f64() * 1000.0,
+        text,
+    }
 }
 
 /// One benchmark position: a game, moves from its start, and a search depth.
@@ -449,6 +535,7 @@ struct SearchBench {
     game: &'static str,
     moves: &'static str,
     depth: u32,
+    algo: Algorithm,
 }
 
 /// `plyscope threes-bench --games N --seed S [--time-ms T] [--depth D] [--jobs J] [--no-steps]`:
@@ -533,37 +620,62 @@ fn bench(args: &[String]) -> Result<(), Usage> {
         );
     }
     outln!();
-    outln!("alpha-beta search, without and with tree recording (node cap 200000)");
     outln!(
-        "{:<14} {:>5} {:>12} {:>10} {:>12} {:>10} {:>12}",
+        "search without and with tree recording (node cap 1000000; best of 3 runs each). ms on:"
+    );
+    outln!(
+        "the search recording into the arena; build: the tree with move texts, made afterwards;"
+    );
+    outln!("B/node: the recorder's memory, and the compact JSON (v2), per recorded node");
+    outln!(
+        "{:<14} {:>5} {:>10} {:>8} {:>8} {:>6} {:>8} {:>9} {:>7} {:>7}",
         "game",
         "depth",
         "nodes",
-        "ms",
-        "nodes/s",
-        "ms (tree)",
-        "nodes/s (tree)"
+        "ms off",
+        "ms on",
+        "ratio",
+        "build ms",
+        "recorded",
+        "B/node",
+        "JSON"
     );
     let searches = [
         SearchBench {
             game: "tictactoe",
             moves: "",
             depth: 9,
+            algo: Algorithm::Alphabeta,
+        },
+        SearchBench {
+            game: "tictactoe",
+            moves: "",
+            depth: 9,
+            algo: Algorithm::Minimax,
         },
         SearchBench {
             game: "reversi",
             moves: "f5 d6 c3 d3 c4 f4 c5 b3 c2 e6 c6 b4",
             depth: 8,
+            algo: Algorithm::Alphabeta,
         },
         SearchBench {
             game: "reversi-12",
             moves: "",
             depth: 7,
+            algo: Algorithm::Alphabeta,
         },
         SearchBench {
             game: "ataxx",
             moves: "",
             depth: 5,
+            algo: Algorithm::Alphabeta,
+        },
+        SearchBench {
+            game: "threes",
+            moves: "",
+            depth: 4,
+            algo: Algorithm::Expectimax,
         },
     ];
     for b in &searches {
@@ -571,6 +683,9 @@ fn bench(args: &[String]) -> Result<(), Usage> {
             continue;
         }
         let mut s = new_session(b.game)?;
+        if b.game == "threes" {
+            s.set_position("3 . 1 . / . 2 . 3 / 1 . 2 . / 3 . . 2 | deck 1 1 0 | next 1")?;
+        }
         for m in b.moves.split_whitespace() {
             s.play(m)?;
         }
@@ -581,29 +696,53 @@ fn bench(args: &[String]) -> Result<(), Usage> {
         };
         let cfg = SearchConfig {
             depth,
+            algorithm: b.algo,
             seed: Some(1),
             random_ties: false,
+            node_cap: 1_000_000,
             ..SearchConfig::default()
         };
-        let plain = s.search(&cfg, Hooks::default())?;
-        let traced = s.search(
-            &SearchConfig {
-                record_tree: true,
-                ..cfg.clone()
-            },
-            Hooks::default(),
-        )?;
-        let (n, ms) = (plain.stats.nodes, plain.stats.time_ms);
-        let (n2, ms2) = (traced.stats.nodes, traced.stats.time_ms);
+        let traced_cfg = SearchConfig {
+            record_tree: true,
+            ..cfg.clone()
+        };
+        let (mut off, mut on, mut build) = (f64::MAX, f64::MAX, f64::MAX);
+        let mut plain = None;
+        let mut traced = None;
+        for _ in 0..3 {
+            let p = s.search(&cfg, Hooks::default())?;
+            off = off.min(p.stats.time_ms);
+            plain = Some(p);
+            let t = Instant::now();
+            let r = s.search(&traced_cfg, Hooks::default())?;
+            let wall = t.elapsed().as_secs_f64() * 1000.0;
+            on = on.min(r.stats.time_ms);
+            build = build.min(wall - r.stats.time_ms);
+            traced = Some(r);
+        }
+        let (plain, mut traced) = (plain.expect("ran"), traced.expect("ran"));
+        let tree = traced.tree.take();
+        let recorded = tree.as_ref().map_or(0, |t| t.len());
+        let mem = traced.stats.tree_bytes.unwrap_or(0) as f64 / recorded.max(1) as f64;
+        let json =
+            tree.as_ref().map_or(0, |t| t.to_compact_json().len()) as f64 / recorded.max(1) as f64;
+        let label = if b.algo == Algorithm::Minimax {
+            format!("{} (mm)", b.game)
+        } else {
+            b.game.to_string()
+        };
         outln!(
-            "{:<14} {:>5} {:>12} {:>10.1} {:>12.0} {:>10.1} {:>12.0}",
-            b.game,
+            "{:<14} {:>5} {:>10} {:>8.1} {:>8.1} {:>6.2} {:>8.1} {:>9} {:>7.1} {:>7.1}",
+            label,
             depth,
-            n,
-            ms,
-            n as f64 / (ms / 1000.0).max(1e-9),
-            ms2,
-            n2 as f64 / (ms2 / 1000.0).max(1e-9)
+            plain.stats.nodes,
+            off,
+            on,
+            on / off.max(1e-3),
+            build,
+            recorded,
+            mem,
+            json
         );
     }
     if known.contains(&"threes") {

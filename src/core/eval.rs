@@ -189,6 +189,14 @@ pub trait Evaluator<G: Game> {
         self.evaluate(child, perspective, sink)
     }
 
+    /// Whether [`Evaluator::prescore`] is exactly [`Evaluator::evaluate`] (as by default). When
+    /// it is, a recorded leaf takes its evaluation from its pre-score instead of evaluating the
+    /// position again. `false` unless an evaluator says so; one that overrides `prescore` with
+    /// something else must leave it `false`.
+    fn prescore_is_evaluation(&self) -> bool {
+        false
+    }
+
     /// The value of a finished game from `perspective`, `ply` plies below the search root.
     /// Wins are worth `WIN_SCORE - ply`, losses the opposite, a single-player score itself.
     fn terminal(&self, _pos: &G, outcome: Outcome, perspective: PlayerId, ply: u32) -> f64 {

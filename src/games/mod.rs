@@ -65,6 +65,19 @@ pub trait Playable: Viewable + Sized {
         let _ = seed;
         None
     }
+
+    /// A move the AI plays from the game's own opening tables instead of searching, drawn with
+    /// `rng` (Hive's weighted random openings). Asked only when randomness is on (a randomness
+    /// quotient above 1). `None` (the default): search.
+    fn book_move(&self, _rng: &mut crate::core::Rng) -> Option<Self::Move> {
+        None
+    }
+
+    /// The randomness quotient to search this position with, given the player's (Hive's third
+    /// move is searched with 2). The default keeps the player's.
+    fn randomness_quotient(&self, configured: u32) -> u32 {
+        configured
+    }
 }
 
 /// A game's entry in the catalogue shown to people.
@@ -122,6 +135,7 @@ registry! {
     reversi::Reversi,
     ataxx::Ataxx,
     hive::Hive,
+    khet::Khet,
     threes::Threes,
     connect4::Connect4,
 }

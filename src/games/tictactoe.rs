@@ -232,6 +232,10 @@ pub enum TicTacToeEval {
 }
 
 impl Evaluator<TicTacToe> for TicTacToeEval {
+    fn prescore_is_evaluation(&self) -> bool {
+        true
+    }
+
     fn name(&self) -> &'static str {
         "lines"
     }

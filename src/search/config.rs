@@ -1,7 +1,7 @@
 //! Search options and results.
 
 use crate::core::Error;
-use crate::tree::{Stats, TreeDocument, DEFAULT_NODE_CAP};
+use crate::tree::{Stats, Tree, DEFAULT_BYTE_CAP, DEFAULT_NODE_CAP};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
@@ -111,8 +111,10 @@ pub struct SearchConfig {
     pub probability_steps: bool,
     /// Record the search tree.
     pub record_tree: bool,
-    /// Cap on recorded nodes.
+    /// Cap on recorded nodes (see `crate::tree::Arena` for what a cap keeps).
     pub node_cap: usize,
+    /// Cap on the recorder's memory in bytes (records, breakdowns and cut moves).
+    pub tree_max_bytes: usize,
 }
 
 impl Default for SearchConfig {
@@ -135,6 +137,7 @@ impl Default for SearchConfig {
             probability_steps: true,
             record_tree: false,
             node_cap: DEFAULT_NODE_CAP,
+            tree_max_bytes: DEFAULT_BYTE_CAP,
         }
     }
 }
@@ -165,6 +168,9 @@ impl SearchConfig {
         }
         if self.node_cap == 0 {
             return Err(Error::bad_option("node_cap", 0, "at least 1"));
+        }
+        if self.tree_max_bytes == 0 {
+            return Err(Error::bad_option("tree_max_bytes", 0, "at least 1"));
         }
         if self.node_budget == Some(0) {
             return Err(Error::bad_option(
@@ -243,5 +249,5 @@ pub struct SearchResult<M> {
     /// Whole-run statistics.
     pub stats: Stats,
     /// The recorded tree, when asked for.
-    pub tree: Option<TreeDocument>,
+    pub tree: Option<Tree>,
 }

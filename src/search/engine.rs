@@ -11,13 +11,11 @@
 
 use super::config::{Algorithm, Progress, RootMove, SearchConfig, SearchResult};
 use super::tt::Table;
-use crate::core::{
-    now_ms, Breakdown, Error, Evaluator, Game, NoTerms, Outcome, PlayerId, Rng, Turn,
-};
+use crate::core::{now_ms, Error, Evaluator, Game, NoTerms, Outcome, PlayerId, Rng, Turn};
 use crate::tree::{
-    Bound, Chosen, NoRecorder, NodeKind, Recorder, Stats, TreeDocument, TreeRecorder, GHOST,
+    Arena, Bound, Chosen, Header, NoRecorder, NodeKind, PruneReason, Recorder, Stage, Stats, Tree,
+    EVAL_IS_PRESCORE, NO_STAGE,
 };
-use crate::tree::{FORMAT_NAME, FORMAT_VERSION};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// How often (in nodes) the search looks at the clock, the stop flag and the node budget.
@@ -49,7 +47,7 @@ pub struct Hooks<'a> {
     pub progress_every_ms: f64,
     /// When the tree is recorded: called with the tree of each completed iteration of iterative
     /// deepening, as it completes (for a live view).
-    pub iteration: Option<&'a mut dyn FnMut(&TreeDocument)>,
+    pub iteration: Option<&'a mut dyn FnMut(&Tree)>,
 }
 
 /// A child of a node, made once and kept while the node is searched (copy-make).
@@ -59,10 +57,11 @@ struct Child<G: Game> {
     state: G,
     prescore: f64,
     order: u32,
-    breakdown: Option<Breakdown>,
+    /// The pre-score's breakdown on the stage, when recording ([`NO_STAGE`] otherwise).
+    staged: u32,
 }
 
-struct Searcher<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder> {
+struct Searcher<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> {
     eval: &'a E,
     cfg: &'a SearchConfig,
     root_player: PlayerId,
@@ -100,6 +99,8 @@ struct Searcher<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder> {
     pv: Vec<Vec<G::Move>>,
     tt: Option<Table<G::Move>>,
     rec: R,
+    /// Breakdowns waiting to be recorded (empty when nothing is recorded).
+    stage: Stage,
 }
 
 /// Searches `root` and returns the move to play, with statistics and (when the configuration asks)
@@ -134,7 +135,7 @@ pub fn search<G: Game, E: Evaluator<G>>(
             cfg,
             hooks,
             root_player,
-            TreeRecorder::new(cfg.node_cap),
+            Arena::new(cfg.node_cap, cfg.tree_max_bytes),
         )
     } else {
         run(root, eval, cfg, hooks, root_player, NoRecorder)
@@ -142,38 +143,31 @@ pub fn search<G: Game, E: Evaluator<G>>(
 }
 
 /// Recorders the root driver can restart between iterations.
-trait Restart: Recorder + Sized {
+trait Restart<G: Game>: Recorder<G::Move> + Sized {
     fn fresh(&self) -> Self;
-    fn snapshot(&self, pv: &[String]) -> Option<(crate::tree::Node, bool)>;
-    fn into_tree(self, pv: &[String]) -> Option<(crate::tree::Node, bool)>;
+    /// The recorded tree (nodes only; the caller fills the header), `best` along `pv`.
+    fn snapshot(&self, root: &G, stage: &Stage, pv: &[G::Move]) -> Option<Tree>;
 }
 
-impl Restart for NoRecorder {
+impl<G: Game> Restart<G> for NoRecorder {
     fn fresh(&self) -> Self {
         NoRecorder
     }
-    fn snapshot(&self, _: &[String]) -> Option<(crate::tree::Node, bool)> {
-        None
-    }
-    fn into_tree(self, _: &[String]) -> Option<(crate::tree::Node, bool)> {
+    fn snapshot(&self, _: &G, _: &Stage, _: &[G::Move]) -> Option<Tree> {
         None
     }
 }
 
-impl Restart for TreeRecorder {
+impl<G: Game> Restart<G> for Arena<G::Move> {
     fn fresh(&self) -> Self {
-        TreeRecorder::new(self.cap())
+        Arena::fresh(self)
     }
-    fn into_tree(self, pv: &[String]) -> Option<(crate::tree::Node, bool)> {
-        self.snapshot(pv)
-    }
-    fn snapshot(&self, pv: &[String]) -> Option<(crate::tree::Node, bool)> {
-        let truncated = self.truncated();
-        self.build(pv).map(|n| (n, truncated))
+    fn snapshot(&self, root: &G, stage: &Stage, pv: &[G::Move]) -> Option<Tree> {
+        (!self.is_empty()).then(|| self.build(root, stage, pv))
     }
 }
 
-fn run<G: Game, E: Evaluator<G>, R: Restart>(
+fn run<G: Game, E: Evaluator<G>, R: Restart<G>>(
     root: &G,
     eval: &E,
     cfg: &SearchConfig,
@@ -215,6 +209,7 @@ fn run<G: Game, E: Evaluator<G>, R: Restart>(
         tt: (cfg.transposition_table && cfg.algorithm != Algorithm::Random)
             .then(|| Table::take(cfg.tt_bits)),
         rec,
+        stage: Stage::new(),
     };
 
     let mut root_moves_buf = Vec::new();
@@ -247,7 +242,7 @@ fn run<G: Game, E: Evaluator<G>, R: Restart>(
                 state,
                 prescore: 0.0,
                 order: i as u32,
-                breakdown: None,
+                staged: NO_STAGE,
             }
         })
         .collect();
@@ -432,7 +427,6 @@ fn run<G: Game, E: Evaluator<G>, R: Restart>(
     if let Some(tt) = s.tt.take() {
         tt.give_back();
     }
-    let pv_text = pv_texts(root, &pv);
     let mut result = SearchResult {
         best: Some(chosen.mv),
         value: best_value,
@@ -443,9 +437,11 @@ fn run<G: Game, E: Evaluator<G>, R: Restart>(
         stats,
         tree: None,
     };
-    if let Some((node, truncated)) = rec.into_tree(&pv_text) {
-        result.stats.truncated = truncated;
-        result.tree = Some(document(root, eval, cfg, &result, node, root_player));
+    if let Some(tree) = rec.snapshot(root, &s.stage, &result.pv) {
+        result.stats.truncated = tree.head.stats.truncated;
+        result.stats.full_levels = tree.head.stats.full_levels;
+        result.stats.tree_bytes = tree.head.stats.tree_bytes;
+        result.tree = Some(document(root, eval, cfg, &result, tree, root_player));
     }
     Ok(result)
 }
@@ -465,20 +461,7 @@ fn root_moves_of<G: Game>(
         .collect()
 }
 
-/// The text of each move of a line, each in the context of the position it is played from.
-fn pv_texts<G: Game>(root: &G, pv: &[G::Move]) -> Vec<String> {
-    let mut pos = root.clone();
-    let mut out = Vec::with_capacity(pv.len());
-    for &m in pv {
-        out.push(pos.format_move(m));
-        if pos.play(m).is_err() {
-            break;
-        }
-    }
-    out
-}
-
-fn random_move<G: Game, E: Evaluator<G>, R: Restart>(
+fn random_move<G: Game, E: Evaluator<G>, R: Restart<G>>(
     root: &G,
     cfg: &SearchConfig,
     s: &mut Searcher<'_, '_, G, E, R>,
@@ -511,27 +494,21 @@ fn random_move<G: Game, E: Evaluator<G>, R: Restart>(
         tree: None,
     };
     if cfg.record_tree {
-        let mut rec = TreeRecorder::new(cfg.node_cap);
-        let h = rec.open(None, None, None, f64::NEG_INFINITY, f64::INFINITY);
+        let mut rec = Arena::new(cfg.node_cap, cfg.tree_max_bytes);
+        let stage = Stage::new();
+        let inf = f64::INFINITY;
+        rec.open(None, None, NO_STAGE, &stage, -inf, inf);
         for &m in moves {
-            let c = rec.open(
-                Some(root.format_move(m)),
-                None,
-                None,
-                f64::NEG_INFINITY,
-                f64::INFINITY,
-            );
-            rec.close(c, NodeKind::Leaf, None, Bound::Exact, None, false);
+            rec.open(Some(m), None, NO_STAGE, &stage, -inf, inf);
+            rec.close(NodeKind::Leaf, None, Bound::Exact, NO_STAGE, &stage, false);
         }
-        rec.close(h, NodeKind::Max, None, Bound::Exact, None, false);
-        let pv_text = vec![root.format_move(mv)];
-        if let Some(node) = rec.build(&pv_text) {
-            let player = match root.turn() {
-                Turn::Player(p) => p,
-                _ => 0,
-            };
-            result.tree = Some(document(root, s.eval, cfg, &result, node, player));
-        }
+        rec.close(NodeKind::Max, None, Bound::Exact, NO_STAGE, &stage, false);
+        let tree = rec.build(root, &stage, &[mv]);
+        let player = match root.turn() {
+            Turn::Player(p) => p,
+            _ => 0,
+        };
+        result.tree = Some(document(root, s.eval, cfg, &result, tree, player));
     }
     result
 }
@@ -541,9 +518,9 @@ fn document<G: Game, E: Evaluator<G>>(
     eval: &E,
     cfg: &SearchConfig,
     result: &SearchResult<G::Move>,
-    node: crate::tree::Node,
+    mut tree: Tree,
     root_player: PlayerId,
-) -> TreeDocument {
+) -> Tree {
     let settings = match serde_json::to_value(cfg) {
         Ok(serde_json::Value::Object(mut m)) => {
             m.insert(
@@ -555,9 +532,7 @@ fn document<G: Game, E: Evaluator<G>>(
         }
         _ => serde_json::Map::new(),
     };
-    TreeDocument {
-        format: FORMAT_NAME.to_string(),
-        version: FORMAT_VERSION,
+    tree.head = Header {
         game: root.game_id(),
         root_position: Some(root.position_text()),
         engine: format!("plyscope {}", env!("CARGO_PKG_VERSION")),
@@ -572,11 +547,11 @@ fn document<G: Game, E: Evaluator<G>>(
             reason: result.reason.to_string(),
             value_text: (result.reason != "random").then(|| eval.describe(result.value).text),
         }),
-        root: node,
-    }
+    };
+    tree
 }
 
-impl<G: Game, E: Evaluator<G>, R: Restart> Searcher<'_, '_, G, E, R> {
+impl<G: Game, E: Evaluator<G>, R: Restart<G>> Searcher<'_, '_, G, E, R> {
     /// Sends the tree of a completed iteration to the `iteration` hook.
     fn report_iteration(
         &mut self,
@@ -591,12 +566,13 @@ impl<G: Game, E: Evaluator<G>, R: Restart> Searcher<'_, '_, G, E, R> {
         else {
             return;
         };
-        let pv_text = pv_texts(root, &pvs[best]);
-        let Some((node, truncated)) = rec.snapshot(&pv_text) else {
+        let Some(tree) = rec.snapshot(root, &self.stage, &pvs[best]) else {
             return;
         };
         let mut stats = self.stats(depth);
-        stats.truncated = truncated;
+        stats.truncated = tree.head.stats.truncated;
+        stats.full_levels = tree.head.stats.full_levels;
+        stats.tree_bytes = tree.head.stats.tree_bytes;
         let interim = SearchResult {
             best: Some(roots[best].mv),
             value: roots[best].value,
@@ -607,14 +583,14 @@ impl<G: Game, E: Evaluator<G>, R: Restart> Searcher<'_, '_, G, E, R> {
             stats,
             tree: None,
         };
-        let doc = document(root, self.eval, self.cfg, &interim, node, self.root_player);
+        let doc = document(root, self.eval, self.cfg, &interim, tree, self.root_player);
         if let Some(cb) = self.hooks.iteration.as_mut() {
             cb(&doc);
         }
     }
 }
 
-impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder> Searcher<'a, 'h, G, E, R> {
+impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G, E, R> {
     fn stats(&self, depth_reached: u32) -> Stats {
         Stats {
             nodes: self.nodes,
@@ -625,6 +601,8 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder> Searcher<'a, 'h, G, E, R> {
             tt_hits: self.tt_hits,
             depth_reached,
             truncated: false,
+            full_levels: None,
+            tree_bytes: None,
         }
     }
 
@@ -803,22 +781,15 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder> Searcher<'a, 'h, G, E, R> {
         self.cfg.move_ordering && self.prune && depth >= 2
     }
 
-    /// Computes the pre-scores of `kids` (with breakdowns when recording) if anything needs them.
+    /// Computes the pre-scores of `kids` if ordering or the branching limit needs them (a
+    /// recorded child's breakdown is made when it is opened).
     fn score_kids(&mut self, kids: &mut [Child<G>], _maximizing: bool, depth: u32) {
-        let need = R::ACTIVE || self.cfg.branching_limit > 0 || self.orders(depth);
+        let need = self.cfg.branching_limit > 0 || self.orders(depth);
         if !need {
             return;
         }
         for k in kids.iter_mut() {
-            if R::ACTIVE {
-                let mut b = Breakdown::default();
-                let v = self.eval.prescore(&k.state, self.root_player, &mut b);
-                b.total = v;
-                k.prescore = v;
-                k.breakdown = Some(b);
-            } else {
-                k.prescore = self.eval.prescore(&k.state, self.root_player, &mut NoTerms);
-            }
+            k.prescore = self.eval.prescore(&k.state, self.root_player, &mut NoTerms);
         }
     }
 
@@ -837,12 +808,26 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder> Searcher<'a, 'h, G, E, R> {
         self.root_done = 0;
         self.root_total = kids.len();
         let full_window = !self.prune || self.cfg.randomness_quotient > 1;
-        let h = if R::ACTIVE {
-            self.rec
-                .open(None, None, None, f64::NEG_INFINITY, f64::INFINITY)
-        } else {
-            GHOST
-        };
+        // The root's children keep their order between iterations; their breakdowns are staged
+        // again for this iteration's recorder.
+        let mark = self.stage.mark();
+        if R::ACTIVE {
+            for kid in kids.iter_mut() {
+                self.stage.begin();
+                let v = self
+                    .eval
+                    .prescore(&kid.state, self.root_player, &mut self.stage);
+                kid.staged = self.stage.finish(v);
+            }
+            self.rec.open(
+                None,
+                None,
+                NO_STAGE,
+                &self.stage,
+                f64::NEG_INFINITY,
+                f64::INFINITY,
+            );
+        }
         let mut alpha = f64::NEG_INFINITY;
         let mut best = f64::NEG_INFINITY;
         let mut values = Vec::with_capacity(kids.len());
@@ -856,18 +841,17 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder> Searcher<'a, 'h, G, E, R> {
             } else {
                 alpha
             };
-            let ch = if R::ACTIVE {
+            if R::ACTIVE {
                 self.rec.open(
-                    Some(root.format_move(kid.mv)),
+                    Some(kid.mv),
                     None,
-                    kid.breakdown.clone(),
+                    kid.staged,
+                    &self.stage,
                     lo,
                     f64::INFINITY,
-                )
-            } else {
-                GHOST
-            };
-            let v = self.node(&kid.state, depth - 1, 1, lo, f64::INFINITY, 1.0, ch);
+                );
+            }
+            let v = self.node(&kid.state, depth - 1, 1, lo, f64::INFINITY, 1.0);
             if self.aborted {
                 break;
             }
@@ -888,11 +872,9 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder> Searcher<'a, 'h, G, E, R> {
         let complete = !self.aborted;
         if R::ACTIVE {
             if !left_out.is_empty() {
-                let moves: Vec<String> = left_out.iter().map(|k| root.format_move(k.mv)).collect();
                 self.rec.pruned(
-                    moves,
-                    "branching_limit",
-                    GHOST,
+                    left_out.iter().map(|k| k.mv),
+                    PruneReason::BranchingLimit,
                     best,
                     f64::NEG_INFINITY,
                     f64::INFINITY,
@@ -900,22 +882,16 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder> Searcher<'a, 'h, G, E, R> {
             }
             let kind = NodeKind::Max;
             let value = (!values.is_empty()).then_some(best);
-            self.rec.close(h, kind, value, Bound::Exact, None, false);
+            self.rec
+                .close(kind, value, Bound::Exact, NO_STAGE, &self.stage, false);
         }
+        self.stage.release(mark);
+        let _ = root;
         (values, pvs, complete)
     }
 
-    /// Searches one node whose recorder handle `h` is open, closes it, and returns its value.
-    fn node(
-        &mut self,
-        pos: &G,
-        depth: u32,
-        ply: usize,
-        alpha: f64,
-        beta: f64,
-        prob: f64,
-        h: u32,
-    ) -> f64 {
+    /// Searches one node, opened last in the recorder, closes it, and returns its value.
+    fn node(&mut self, pos: &G, depth: u32, ply: usize, alpha: f64, beta: f64, prob: f64) -> f64 {
         self.nodes += 1;
         if self.nodes >= self.next_check {
             self.check();
@@ -924,8 +900,14 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder> Searcher<'a, 'h, G, E, R> {
         self.pv[ply].clear();
         if self.aborted {
             if R::ACTIVE {
-                self.rec
-                    .close(h, NodeKind::Leaf, None, Bound::Exact, None, false);
+                self.rec.close(
+                    NodeKind::Leaf,
+                    None,
+                    Bound::Exact,
+                    NO_STAGE,
+                    &self.stage,
+                    false,
+                );
             }
             return 0.0;
         }
@@ -937,8 +919,14 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder> Searcher<'a, 'h, G, E, R> {
                     .eval
                     .terminal(pos, outcome, self.root_player, ply as u32);
                 if R::ACTIVE {
-                    self.rec
-                        .close(h, NodeKind::Terminal, Some(v), Bound::Exact, None, false);
+                    self.rec.close(
+                        NodeKind::Terminal,
+                        Some(v),
+                        Bound::Exact,
+                        NO_STAGE,
+                        &self.stage,
+                        false,
+                    );
                 }
                 v
             }
@@ -947,28 +935,43 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder> Searcher<'a, 'h, G, E, R> {
                 if depth != 0 {
                     self.prob_cuts += 1;
                 }
-                self.leaf(pos, h)
+                self.leaf(pos)
             }
-            Turn::Chance => self.chance(pos, depth, ply, prob, h),
-            Turn::Player(p) => self.player(pos, p, depth, ply, alpha, beta, prob, h),
+            Turn::Chance => self.chance(pos, depth, ply, prob),
+            Turn::Player(p) => self.player(pos, p, depth, ply, alpha, beta, prob),
         }
     }
 
-    fn leaf(&mut self, pos: &G, h: u32) -> f64 {
+    fn leaf(&mut self, pos: &G) -> f64 {
         self.leaves += 1;
         if R::ACTIVE {
-            let mut b = Breakdown::default();
-            let v = self.eval.evaluate(pos, self.root_player, &mut b);
-            b.total = v;
+            if self.eval.prescore_is_evaluation() {
+                if let Some(v) = self.rec.current_prescore() {
+                    self.rec.close(
+                        NodeKind::Leaf,
+                        Some(v),
+                        Bound::Exact,
+                        EVAL_IS_PRESCORE,
+                        &self.stage,
+                        false,
+                    );
+                    return v;
+                }
+            }
+            let mark = self.stage.mark();
+            self.stage.begin();
+            let v = self.eval.evaluate(pos, self.root_player, &mut self.stage);
+            let b = self.stage.finish(v);
             self.rec
-                .close(h, NodeKind::Leaf, Some(v), Bound::Exact, Some(b), false);
+                .close(NodeKind::Leaf, Some(v), Bound::Exact, b, &self.stage, false);
+            self.stage.release(mark);
             v
         } else {
             self.eval.evaluate(pos, self.root_player, &mut NoTerms)
         }
     }
 
-    fn chance(&mut self, pos: &G, depth: u32, ply: usize, prob: f64, h: u32) -> f64 {
+    fn chance(&mut self, pos: &G, depth: u32, ply: usize, prob: f64) -> f64 {
         self.chance_nodes += 1;
         let mut outcomes = std::mem::take(&mut self.outcomes[ply]);
         pos.chance_outcomes(&mut outcomes);
@@ -976,9 +979,9 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder> Searcher<'a, 'h, G, E, R> {
         let mut total = 0.0;
         // One move above the horizon, consecutive outcomes whose children the search below cannot
         // tell apart share one search (see `Evaluator::horizon_key`): the key, whether the child
-        // is cut by probability, and its value. Not when recording, so that the tree shows every
-        // outcome's subtree.
-        let share = !R::ACTIVE && depth == 1;
+        // is cut by probability, and its value. The tree records a shared outcome as a node
+        // with its probability and value that names the sibling it shares with.
+        let share = depth == 1;
         let mut last: Option<(u64, bool, f64)> = None;
         for &(m, p) in outcomes.iter() {
             let mut child = pos.clone();
@@ -991,22 +994,24 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder> Searcher<'a, 'h, G, E, R> {
             let cut = prob * p < self.cutoff;
             if let (Some(k), Some((lk, lc, lv))) = (key, last) {
                 if k == lk && cut == lc {
+                    if R::ACTIVE {
+                        self.rec.shared(m, p, lv, &self.stage);
+                    }
                     sum += p * lv;
                     total += p;
                     continue;
                 }
             }
-            let ch = if R::ACTIVE {
+            if R::ACTIVE {
                 self.rec.open(
-                    Some(pos.format_move(m)),
+                    Some(m),
                     Some(p),
-                    None,
+                    NO_STAGE,
+                    &self.stage,
                     f64::NEG_INFINITY,
                     f64::INFINITY,
-                )
-            } else {
-                GHOST
-            };
+                );
+            }
             let v = self.node(
                 &child,
                 depth,
@@ -1014,7 +1019,6 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder> Searcher<'a, 'h, G, E, R> {
                 f64::NEG_INFINITY,
                 f64::INFINITY,
                 prob * p,
-                ch,
             );
             if self.aborted {
                 break;
@@ -1034,8 +1038,14 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder> Searcher<'a, 'h, G, E, R> {
         };
         if R::ACTIVE {
             let v = (!self.aborted).then_some(value);
-            self.rec
-                .close(h, NodeKind::Chance, v, Bound::Exact, None, false);
+            self.rec.close(
+                NodeKind::Chance,
+                v,
+                Bound::Exact,
+                NO_STAGE,
+                &self.stage,
+                false,
+            );
         }
         value
     }
@@ -1050,7 +1060,6 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder> Searcher<'a, 'h, G, E, R> {
         mut alpha: f64,
         mut beta: f64,
         prob: f64,
-        h: u32,
     ) -> f64 {
         let maximizing = self.single_player || player == self.root_player;
         let kind = if maximizing {
@@ -1075,7 +1084,14 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder> Searcher<'a, 'h, G, E, R> {
                     if hit {
                         self.tt_hits += 1;
                         if R::ACTIVE {
-                            self.rec.close(h, kind, Some(e.value), e.bound, None, true);
+                            self.rec.close(
+                                kind,
+                                Some(e.value),
+                                e.bound,
+                                NO_STAGE,
+                                &self.stage,
+                                true,
+                            );
                         }
                         return e.value;
                     }
@@ -1087,13 +1103,14 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder> Searcher<'a, 'h, G, E, R> {
         pos.legal_moves(&mut moves);
         if moves.is_empty() {
             self.moves[ply] = moves;
-            return self.leaf(pos, h);
+            return self.leaf(pos);
         }
-        // Pre-scores are needed to order (only worth it with depth left), to limit, or to record.
-        // Without them, each child is made only when its turn comes, so a cut-off saves making
-        // the rest; with them, every child is made once (copy-make) into this ply's buffer and
-        // searched in the order of a sorted key list.
-        let eager = R::ACTIVE || self.cfg.branching_limit > 0 || self.orders(depth);
+        // Pre-scores are needed to order (only worth it with depth left) or to limit. Without
+        // them, each child is made only when its turn comes, so a cut-off saves making the rest;
+        // with them, every child is made once (copy-make) into this ply's buffer and searched in
+        // the order of a sorted key list. A recorded child gets its pre-score's breakdown when it
+        // is opened (so pruned children cost nothing, and a leaf reuses it as its evaluation).
+        let eager = self.cfg.branching_limit > 0 || self.orders(depth);
         let mut kids = std::mem::take(&mut self.kids[ply]);
         let mut keys = std::mem::take(&mut self.keys[ply]);
         kids.clear();
@@ -1107,7 +1124,7 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder> Searcher<'a, 'h, G, E, R> {
                     state,
                     prescore: 0.0,
                     order: i as u32,
-                    breakdown: None,
+                    staged: NO_STAGE,
                 });
             }
             self.score_kids(&mut kids, maximizing, depth);
@@ -1144,7 +1161,6 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder> Searcher<'a, 'h, G, E, R> {
         };
         let mut best_mv = None;
         let mut cut_at = None;
-        let mut last_handle = GHOST;
         let mut scratch: Option<G> = None;
         for i in 0..limit {
             let mv = if eager {
@@ -1155,20 +1171,25 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder> Searcher<'a, 'h, G, E, R> {
                 scratch = Some(c);
                 moves[i]
             };
-            let ch = if R::ACTIVE {
-                let b = kids[keys[i].1 as usize].breakdown.take();
-                self.rec
-                    .open(Some(pos.format_move(mv)), None, b, alpha, beta)
-            } else {
-                GHOST
-            };
-            last_handle = ch;
+            if R::ACTIVE {
+                let state = if eager {
+                    &kids[keys[i].1 as usize].state
+                } else {
+                    scratch.as_ref().expect("made above")
+                };
+                let mark = self.stage.mark();
+                self.stage.begin();
+                let v = self.eval.prescore(state, self.root_player, &mut self.stage);
+                let b = self.stage.finish(v);
+                self.rec.open(Some(mv), None, b, &self.stage, alpha, beta);
+                self.stage.release(mark);
+            }
             let child = if eager {
                 &kids[keys[i].1 as usize].state
             } else {
                 scratch.as_ref().expect("made above")
             };
-            let v = self.node(child, depth - 1, ply + 1, alpha, beta, prob, ch);
+            let v = self.node(child, depth - 1, ply + 1, alpha, beta, prob);
             if self.aborted {
                 break;
             }
@@ -1201,22 +1222,25 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder> Searcher<'a, 'h, G, E, R> {
                     self.prune_events += 1;
                     self.pruned_nodes += cut as u64;
                     if R::ACTIVE {
-                        let text: Vec<String> = keys[i + 1..limit]
-                            .iter()
-                            .map(|k| pos.format_move(kids[k.1 as usize].mv))
-                            .collect();
-                        self.rec
-                            .pruned(text, "alphabeta", last_handle, best, alpha0, beta0);
+                        let reason = PruneReason::Alphabeta;
+                        if eager {
+                            let cut = keys[i + 1..limit].iter().map(|k| kids[k.1 as usize].mv);
+                            self.rec.pruned(cut, reason, best, alpha0, beta0);
+                        } else {
+                            let cut = moves[i + 1..limit].iter().copied();
+                            self.rec.pruned(cut, reason, best, alpha0, beta0);
+                        }
                     }
                 }
             }
             if R::ACTIVE && limit < count {
-                let text: Vec<String> = keys[limit..]
-                    .iter()
-                    .map(|k| pos.format_move(kids[k.1 as usize].mv))
-                    .collect();
-                self.rec
-                    .pruned(text, "branching_limit", GHOST, best, alpha0, beta0);
+                self.rec.pruned(
+                    keys[limit..].iter().map(|k| kids[k.1 as usize].mv),
+                    PruneReason::BranchingLimit,
+                    best,
+                    alpha0,
+                    beta0,
+                );
             }
         }
         self.moves[ply] = moves;
@@ -1224,7 +1248,8 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder> Searcher<'a, 'h, G, E, R> {
         self.keys[ply] = keys;
         if self.aborted {
             if R::ACTIVE {
-                self.rec.close(h, kind, None, Bound::Exact, None, false);
+                self.rec
+                    .close(kind, None, Bound::Exact, NO_STAGE, &self.stage, false);
             }
             return 0.0;
         }
@@ -1242,7 +1267,8 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder> Searcher<'a, 'h, G, E, R> {
             tt.store(key, depth, best, bound, best_mv);
         }
         if R::ACTIVE {
-            self.rec.close(h, kind, Some(best), bound, None, false);
+            self.rec
+                .close(kind, Some(best), bound, NO_STAGE, &self.stage, false);
         }
         best
     }

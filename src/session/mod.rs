@@ -9,7 +9,7 @@ use crate::core::{
 };
 use crate::games::{with_game, GameInfo, GameVisitor, Playable};
 use crate::search::{search, Hooks, SearchConfig};
-use crate::tree::{Stats, TreeDocument};
+use crate::tree::{Stats, Tree};
 use serde::Serialize;
 
 /// A legal move in text form.
@@ -53,7 +53,7 @@ pub struct SearchReport {
     pub pv: Vec<String>,
     /// The chosen move's rank, 1 for the best.
     pub rank: usize,
-    /// `best`, `tie`, `randomness` or `random`.
+    /// `best`, `tie`, `randomness`, `random`, or `opening` (a book move, not searched).
     pub reason: String,
     /// Root moves, best first.
     pub root_moves: Vec<RootMoveReport>,
@@ -61,7 +61,7 @@ pub struct SearchReport {
     pub stats: Stats,
     /// The recorded tree, when asked for.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub tree: Option<TreeDocument>,
+    pub tree: Option<Tree>,
 }
 
 /// A game in progress, whatever the game.
@@ -284,6 +284,35 @@ impl<G: Playable> AnySession for Match<G> {
 
     fn search(&self, cfg: &SearchConfig, hooks: Hooks<'_>) -> Result<SearchReport, Error> {
         let eval = G::evaluator(&cfg.evaluator)?;
+        if cfg.randomness_quotient > 1 {
+            let mut rng = cfg.seed.map(Rng::seeded).unwrap_or_else(Rng::from_entropy);
+            if let Some(m) = self.pos.book_move(&mut rng) {
+                let text = self.pos.format_move(m);
+                return Ok(SearchReport {
+                    mv: text.clone(),
+                    value: 0.0,
+                    pv: vec![text],
+                    rank: 1,
+                    reason: "opening".to_string(),
+                    value_text: eval.describe(0.0),
+                    viewer: self.to_move(),
+                    root_moves: Vec::new(),
+                    stats: Default::default(),
+                    tree: None,
+                });
+            }
+        }
+        let adjusted;
+        let cfg = match self.pos.randomness_quotient(cfg.randomness_quotient) {
+            q if q == cfg.randomness_quotient => cfg,
+            q => {
+                adjusted = SearchConfig {
+                    randomness_quotient: q,
+                    ..cfg.clone()
+                };
+                &adjusted
+            }
+        };
         let r = search(&self.pos, &eval, cfg, hooks)?;
         let mv = r
             .best

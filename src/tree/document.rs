@@ -60,6 +60,13 @@ pub struct Stats {
     pub depth_reached: u32,
     /// Whether the recorded tree hit its node cap.
     pub truncated: bool,
+    /// When truncated: the deepest level (the root is level 0) whose nodes were all kept; below
+    /// it, each kept node keeps only its principal variation.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub full_levels: Option<u32>,
+    /// The recorder's memory at the end of the search, in bytes (records, breakdowns, cut moves).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tree_bytes: Option<u64>,
 }
 
 /// The move chosen at the root.
@@ -177,6 +184,12 @@ pub struct Node {
     /// For `pruned` nodes: `alphabeta` or `branching_limit`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
+    /// A chance outcome whose search was shared with the sibling of this id (same value).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub same_as: Option<u64>,
+    /// The node's place in the search order (0 for the root), unrecorded nodes counted.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub order: Option<u64>,
     /// Free-form facts about the node (kept from foreign formats), shown in the tooltip.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<serde_json::Map<String, serde_json::Value>>,
@@ -209,6 +222,8 @@ impl Node {
             moves: None,
             cutoff: None,
             reason: None,
+            order: None,
+            same_as: None,
             data: None,
             children: Vec::new(),
         }

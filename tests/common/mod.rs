@@ -183,3 +183,20 @@ pub fn tree_schema() -> jsonschema::Validator {
     jsonschema::validator_for(&schema).expect("the schema itself is valid")
 }
 pub mod conversation;
+
+/// The lines of a perft data file, `KEY ; N1 N2 ...` (counts from depth 1), skipping blank lines
+/// and `#` comments.
+#[allow(dead_code)]
+pub fn perft_lines(text: &str) -> Vec<(String, Vec<u64>)> {
+    text.lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(|l| {
+            let (key, counts) = l.split_once(';').expect("KEY ; counts");
+            let counts = counts
+                .split_whitespace()
+                .map(|n| n.parse().expect("a count"))
+                .collect();
+            (key.trim().to_string(), counts)
+        })
+        .collect()
+}

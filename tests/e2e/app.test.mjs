@@ -21,6 +21,14 @@ async function setLevel(page, side, level) {
   await page.selectOption(`[data-testid=side-${side}-level]`, level);
 }
 
+/** Side `side` searches to exactly `depth` plies, with no time limit (the same search on any machine). */
+async function fixDepth(page, side, depth) {
+  await page.fill(`[data-testid=side-${side}-depth]`, String(depth));
+  await page.dispatchEvent(`[data-testid=side-${side}-depth]`, 'change');
+  await page.fill(`[data-testid=side-${side}-time]`, '0');
+  await page.dispatchEvent(`[data-testid=side-${side}-time]`, 'change');
+}
+
 /** The game the tests play. */
 const MAIN_GAME = 'reversi';
 
@@ -33,10 +41,7 @@ async function startEndlessSearch(page) {
   await pickGame(page, MAIN_GAME);
   await setLevel(page, 0, 'human');
   await setLevel(page, 1, 'alphabeta');
-  await page.fill('[data-testid=side-1-depth]', '64');
-  await page.dispatchEvent('[data-testid=side-1-depth]', 'change');
-  await page.fill('[data-testid=side-1-time]', '0');
-  await page.dispatchEvent('[data-testid=side-1-time]', 'change');
+  await fixDepth(page, 1, 64);
   const first = (await state(page)).legal[0].move;
   await clickMove(page, first);
   return first;
@@ -147,6 +152,9 @@ test('after an AI move the tree explorer shows the search', async (t) => {
   await pickGame(page, MAIN_GAME);
   await setLevel(page, 0, 'human');
   await setLevel(page, 1, 'alphabeta');
+  // A fixed depth and no time limit: the same tree on every machine (a time limit would make the
+  // depth reached, and so what the node cap keeps, depend on the machine's speed).
+  await fixDepth(page, 1, 4);
   const s = await state(page);
   await clickMove(page, s.legal[0].move);
   await page.waitForFunction(() => window.plyscope.state.history.length >= 2, null, { timeout: 20000 });
@@ -250,6 +258,7 @@ test('after one visit the app loads and an AI answers with the network off', asy
   assert.ok(offline.every(Boolean), `examples offline: ${JSON.stringify(offline)}`);
   await setLevel(page, 0, 'human');
   await setLevel(page, 1, 'alphabeta');
+  await fixDepth(page, 1, 4);
   const s = await state(page);
   const n = s.history.length;
   if (s.outcome || s.players.indexOf(s.to_move) !== 0) {

@@ -504,7 +504,26 @@ test('Expand all opens a small tree completely; Collapse and Best line bring it 
   await page.getByRole('button', { name: 'Expand all' }).click();
   await settle(page);
   assert.equal(await page.evaluate(() => window.explorer.stats().shown), count);
-  assert.equal(await page.locator('[data-testid=tree-info]').innerText(), `${count} nodes · ${count} shown`);
+  // What each number counts: positions (the root included) and cut-off boxes, which make up the whole tree.
+  const counts = await page.evaluate(() => {
+    const c = { positions: 0, cutoffs: 0 };
+    const walk = (n) => {
+      if (n.kind === 'pruned') c.cutoffs++;
+      else c.positions++;
+      n.children.forEach(walk);
+    };
+    walk(window.explorer.model().root);
+    return c;
+  });
+  assert.equal(counts.positions + counts.cutoffs, count);
+  assert.equal(await page.locator('[data-testid=tree-info]').innerText(), `${counts.positions} positions · ${counts.cutoffs} cut-offs · ${count} shown`);
+  // It sits above the view, so that it covers no node.
+  const info = await page.locator('[data-testid=tree-info]').boundingBox();
+  const view = await page.locator('[data-testid=tree-view]').boundingBox();
+  assert.ok(info.y + info.height <= view.y, `the counts (bottom ${info.y + info.height}) are above the view (top ${view.y})`);
+  // Expand all keeps labels readable: the tree is not shrunk below READABLE_K; the rest is panned to.
+  assert.ok((await page.evaluate(() => window.explorer.stats().zoom)) >= 0.85);
+  assert.match(await page.locator('[data-testid=tree-status]').innerText(), /Expanded: \d+ nodes shown\. Drag/);
   await shot(page, 'tree-expand-all');
   await page.getByRole('button', { name: 'Collapse' }).click();
   await settle(page);

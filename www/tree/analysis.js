@@ -3,6 +3,7 @@
 // comparing two searches of the same position, and a subtree as a document of its own.
 
 import { toDocument } from './import.js';
+import { eachBefore, ancestors } from './walk.js';
 
 /**
  * The child a node's value comes from: the child marked `best`, else (max/min nodes) the first child
@@ -25,10 +26,11 @@ export function principalLine(n, max = 64) {
 
 /** The moves from the root to `n`. */
 export function movePath(n) {
-  const p = [];
-  for (let m = n; m && m.parent; m = m.parent) p.push(m.label);
-  p.reverse();
-  return p;
+  if (!n) return [];
+  return ancestors(n)
+    .slice(0, -1)
+    .reverse()
+    .map((m) => m.label);
 }
 
 /**
@@ -130,12 +132,9 @@ export function signDiffers(n) {
 /** All nodes matching `pred`, in depth-first pre-order (the order the find steps through). */
 export function findAll(root, pred) {
   const hits = [];
-  const stack = [root];
-  while (stack.length) {
-    const n = stack.pop();
+  eachBefore(root, (n) => {
     if (pred(n)) hits.push(n);
-    for (let k = n.children.length - 1; k >= 0; k--) stack.push(n.children[k]);
-  }
+  });
   return hits;
 }
 
@@ -156,39 +155,43 @@ export function diffTrees(here, there, eps = 1e-9) {
   let onlyThere = 0;
   const countSub = (n) => {
     let s = 0;
-    const st = [n];
-    while (st.length) {
-      const m = st.pop();
+    eachBefore(n, (m) => {
       if (m.kind !== 'pruned' && m.kind !== 'truncated') s++;
-      for (const c of m.children) st.push(c);
-    }
+    });
     return s;
   };
-  const stack = [[here, there]];
-  while (stack.length) {
-    const [a, b] = stack.pop();
-    matched++;
-    const vc = (a.value === null) !== (b.value === null) || (a.value !== null && Math.abs(a.value - b.value) > eps);
-    const pa = principalChild(a);
-    const pb = principalChild(b);
-    const bc = !!(pa && pb && pa.label !== pb.label);
-    if (vc) valueChanged++;
-    if (bc) bestChanged++;
-    diff.set(a, { other: b, valueChanged: vc, bestChanged: bc, bestHere: pa ? pa.label : null, bestThere: pb ? pb.label : null });
+  // The shared walk, over pairs of nodes with the same moves from the root.
+  const matchedPairs = ([a, b]) => {
     // Children by move; pruned and unrecorded stand-ins have no move and are not matched.
     const byMove = new Map();
     for (const c of b.children) if (c.label !== null && c.label !== undefined && !byMove.has(c.label)) byMove.set(c.label, c);
     const used = new Set();
+    const pairs = [];
     for (const c of a.children) {
       if (c.label === null || c.label === undefined) continue;
       const o = byMove.get(c.label);
       if (o && !used.has(o)) {
         used.add(o);
-        stack.push([c, o]);
+        pairs.push([c, o]);
       } else onlyHere += countSub(c);
     }
     for (const o of byMove.values()) if (!used.has(o)) onlyThere += countSub(o);
-  }
+    return pairs;
+  };
+  eachBefore(
+    [here, there],
+    ([a, b]) => {
+      matched++;
+      const vc = (a.value === null) !== (b.value === null) || (a.value !== null && Math.abs(a.value - b.value) > eps);
+      const pa = principalChild(a);
+      const pb = principalChild(b);
+      const bc = !!(pa && pb && pa.label !== pb.label);
+      if (vc) valueChanged++;
+      if (bc) bestChanged++;
+      diff.set(a, { other: b, valueChanged: vc, bestChanged: bc, bestHere: pa ? pa.label : null, bestThere: pb ? pb.label : null });
+    },
+    matchedPairs,
+  );
   const rh = principalChild(here);
   const rt = principalChild(there);
   return { diff, matched, valueChanged, bestChanged, onlyHere, onlyThere, rootBest: { here: rh ? rh.label : null, there: rt ? rt.label : null } };
@@ -197,9 +200,7 @@ export function diffTrees(here, there, eps = 1e-9) {
 /** Counts for a subtree's stats block. */
 function subtreeStats(node) {
   const s = { nodes: 0, leaves: 0, time_ms: 0, prune_events: 0, pruned_nodes: 0, tt_hits: 0, depth_reached: 0, truncated: false };
-  const stack = [node];
-  while (stack.length) {
-    const n = stack.pop();
+  eachBefore(node, (n) => {
     if (n !== node && n.kind !== 'pruned' && n.kind !== 'truncated') s.nodes++;
     if (n.kind === 'leaf' || n.kind === 'terminal') s.leaves++;
     if (n.kind === 'pruned') {
@@ -209,8 +210,7 @@ function subtreeStats(node) {
     if (n.kind === 'truncated') s.truncated = true;
     if (n.tt) s.tt_hits++;
     if (n.depth - node.depth > s.depth_reached) s.depth_reached = n.depth - node.depth;
-    for (const c of n.children) stack.push(c);
-  }
+  });
   return s;
 }
 
@@ -231,4 +231,20 @@ export function subtreeDocument(model, node) {
   if (pc && pc.label !== null) doc.chosen = { move: pc.label, rank: 1, reason: 'best' };
   doc.subtree = { path: movePath(node), of_root_position: model.meta.root_position ?? null, node_id: node.id };
   return doc;
+}
+
+/**
+ * How many nodes of each sort a tree holds: `boxes` (every node of the document), `positions` (nodes
+ * standing for one position: not pruned or unrecorded stand-ins, the root included), `cutoffs` (pruned
+ * stand-ins, one per cut-off), `unrecorded` (truncated stand-ins).
+ */
+export function treeCounts(root) {
+  const c = { boxes: 0, positions: 0, cutoffs: 0, unrecorded: 0 };
+  eachBefore(root, (n) => {
+    c.boxes++;
+    if (n.kind === 'pruned') c.cutoffs++;
+    else if (n.kind === 'truncated') c.unrecorded++;
+    else c.positions++;
+  });
+  return c;
 }

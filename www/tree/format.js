@@ -84,3 +84,39 @@ export const KIND_NAMES = {
   node: 'node',
   more: 'more siblings',
 };
+
+/** A node's name in the breadcrumb, the tooltip title and the status line. */
+export function nodeName(n) {
+  if (!n.parent) return n.label ?? 'root';
+  if (n.label !== null && n.label !== '') return n.label;
+  if (n.kind === 'pruned') return `${n.count ?? n.moves?.length ?? '?'} pruned`;
+  if (n.kind === 'truncated') return `${n.count ?? '?'} unrecorded`;
+  return n.id !== null ? `#${n.id}` : '?';
+}
+
+/** A number with its sign: "+1.5", "-2", "0"; "–" for none. */
+export function signed(v) {
+  if (v === null || v === undefined) return '–';
+  const s = plainNumber(v);
+  return v > 0 ? `+${s}` : s;
+}
+
+/** 1st, 2nd, 3rd, 4th, 11th, 21st… */
+export function ordinal(k) {
+  const s = k % 100 >= 11 && k % 100 <= 13 ? 'th' : ['th', 'st', 'nd', 'rd'][k % 10] || 'th';
+  return `${k}${s}`;
+}
+
+/** A count with its noun in the right number: "1 child", "3 children", "1 node", "2 nodes". */
+export function plural(k, one, many = `${one}s`) {
+  return `${typeof k === 'number' ? k.toLocaleString('en') : k} ${k === 1 ? one : many}`;
+}
+
+/** Whether two term breakdowns ({total, terms}) say the same thing (same total, same terms). */
+export function sameBreakdown(a, b) {
+  if (!a || !b || a.total !== b.total || a.terms.length !== b.terms.length) return false;
+  return a.terms.every((t, i) => {
+    const u = b.terms[i];
+    return t.name === u.name && t.raw === u.raw && t.weight === u.weight && t.value === u.value;
+  });
+}

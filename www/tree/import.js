@@ -4,7 +4,7 @@
 // Formats: the native `plyscope-tree`, JavaScript InfoVis Toolkit (JIT) tree JSON and its graph form,
 // d3 hierarchy ("flare"), react-d3-tree (`attributes`) and MCTS dumps (N/Q/P or visits/value/prior).
 //
-// Every walk is iterative, so a very deep chain cannot overflow the call stack.
+// Every walk is iterative (walk.js), so a very deep chain cannot overflow the call stack.
 //
 // Hostile documents are refused with a located error, or read into a safe model: fields the
 // explorer only shows as text (extra data, settings, stats, cut-offs) are turned into short texts
@@ -12,6 +12,8 @@
 // term values must be finite; lists are bounded; keys such as `__proto__` are kept as plain data.
 // A document larger than the caller's budget (`maxChars`, `maxNodes`) is refused with its size and
 // the budget.
+
+import { eachBefore, eachAfter, find } from './walk.js';
 
 /** Node kinds of the model; `node` is a foreign node whose role is unknown. */
 export const KINDS = ['max', 'min', 'chance', 'leaf', 'terminal', 'pruned', 'truncated', 'node'];
@@ -105,6 +107,7 @@ export function makeNode(id, kind) {
     best: false,
     tt: false,
     count: null,
+    order: null, // the place in the search order, when the document gives it
     moves: null,
     cutoff: null,
     reason: null,
@@ -451,6 +454,7 @@ function nativeNode(o, path) {
   n.beta = optNum(o, 'beta', path);
   n.prob = optNum(o, 'prob', path);
   n.count = optNum(o, 'count', path);
+  n.order = optNum(o, 'order', path);
   n.prescore = readBreakdown(o.prescore, path, 'prescore');
   n.eval = readBreakdown(o.eval, path, 'eval');
   n.best = o.best === true;
@@ -529,17 +533,13 @@ function checkIds(root) {
     for (let m = n; m.parent; m = m.parent) steps.push(`.children[${m.parent.children.indexOf(m)}]`);
     return `$.root${steps.reverse().join('')}`;
   };
-  const stack = [root];
-  while (stack.length) {
-    const n = stack.pop();
-    if (n.id !== null) {
-      const key = String(n.id);
-      const other = seen.get(key);
-      if (other !== undefined) throw new TreeFormatError(`${pathOf(n)}.id`, `a unique id (${key} is also used at ${pathOf(other)})`);
-      seen.set(key, n);
-    }
-    for (let k = n.children.length - 1; k >= 0; k--) stack.push(n.children[k]);
-  }
+  eachBefore(root, (n) => {
+    if (n.id === null) return;
+    const key = String(n.id);
+    const other = seen.get(key);
+    if (other !== undefined) throw new TreeFormatError(`${pathOf(n)}.id`, `a unique id (${key} is also used at ${pathOf(other)})`);
+    seen.set(key, n);
+  });
 }
 
 function convertNative(doc, budget) {
@@ -586,18 +586,14 @@ function kindFromWord(v) {
 
 /** Gives foreign nodes with unknown kinds a kind: leaf without children, else max/min by depth. */
 function inferKinds(root, alternate) {
-  const stack = [root];
-  while (stack.length) {
-    const n = stack.pop();
-    if (n.kind === null) {
-      if (n.children.length === 0) n.kind = 'leaf';
-      else if (alternate) {
-        n.kind = n.depth % 2 === 0 ? 'max' : 'min';
-        n.inferred = true;
-      } else n.kind = 'node';
-    }
-    for (const c of n.children) stack.push(c);
-  }
+  eachBefore(root, (n) => {
+    if (n.kind !== null) return;
+    if (n.children.length === 0) n.kind = 'leaf';
+    else if (alternate) {
+      n.kind = n.depth % 2 === 0 ? 'max' : 'min';
+      n.inferred = true;
+    } else n.kind = 'node';
+  });
 }
 
 function jitNode(o, path) {
@@ -788,13 +784,7 @@ function convertMcts(doc, budget) {
   const { root, count } = buildTree(doc, '$', mctsNode, (o) => o.children || null, budget);
   inferKinds(root, false);
   // The principal line of MCTS: the most visited child, from the root down (unless marked).
-  let hasBest = false;
-  const stack = [root];
-  while (stack.length) {
-    const n = stack.pop();
-    if (n.best && n !== root) hasBest = true;
-    for (const c of n.children) stack.push(c);
-  }
+  const hasBest = find(root, (n) => n.best && n !== root) !== null;
   if (!hasBest) {
     let n = root;
     n.best = true;
@@ -833,12 +823,7 @@ export function detectFormat(doc) {
  * is its max/min parent's value. Returns whether a line was marked.
  */
 function inferBestLine(root) {
-  const stack = [root];
-  while (stack.length) {
-    const n = stack.pop();
-    if (n.best) return false;
-    for (const c of n.children) stack.push(c);
-  }
+  if (find(root, (n) => n.best)) return false;
   let n = root;
   if (n.value === null || (n.kind !== 'max' && n.kind !== 'min')) return false;
   n.best = true;
@@ -854,19 +839,11 @@ function inferBestLine(root) {
 
 /** Computes subtree sizes, bottom-up, iteratively. */
 function computeSizes(root) {
-  const order = [];
-  const stack = [root];
-  while (stack.length) {
-    const n = stack.pop();
-    order.push(n);
-    for (const c of n.children) stack.push(c);
-  }
-  for (let k = order.length - 1; k >= 0; k--) {
-    const n = order[k];
+  eachAfter(root, (n) => {
     let s = 1;
     for (const c of n.children) s += c.size;
     n.size = s;
-  }
+  });
 }
 
 /**
@@ -963,26 +940,23 @@ export function toDocument(model) {
     if (n.label !== null) o.move = n.label;
     o.kind = n.kind === 'node' ? (n.children.length ? 'max' : 'leaf') : n.kind;
     o.value = n.value;
-    for (const k of ['bound', 'alpha', 'beta', 'prescore', 'eval', 'prob', 'count', 'moves', 'cutoff', 'reason']) if (n[k] !== null) o[k] = n[k];
+    for (const k of ['bound', 'alpha', 'beta', 'prescore', 'eval', 'prob', 'count', 'order', 'moves', 'cutoff', 'reason']) if (n[k] !== null && n[k] !== undefined) o[k] = n[k];
     if (n.best) o.best = true;
     if (n.tt) o.tt = true;
     if (n.extra) o.data = Object.fromEntries(n.extra);
     return o;
   };
-  // Iterative copy.
-  // Foreign ids may be strings or missing: number the nodes afresh, depth first.
+  // Foreign ids may be strings or missing: number the nodes afresh, depth first (pre-order).
   const renumber = model.format !== 'plyscope-tree';
   let nextId = 0;
-  const rootOut = out(model.root);
-  const stack = [[model.root, rootOut]];
-  while (stack.length) {
-    const [n, o] = stack.pop();
+  const outs = [];
+  eachBefore(model.root, (n, i, p) => {
+    const o = out(n);
     if (renumber || typeof o.id !== 'number') o.id = nextId++;
-    if (n.children.length) {
-      o.children = n.children.map(out);
-      for (let k = n.children.length - 1; k >= 0; k--) stack.push([n.children[k], o.children[k]]);
-    }
-  }
+    outs.push(o);
+    if (p >= 0) (outs[p].children ||= []).push(o);
+  });
+  const rootOut = outs[0];
   const doc = {
     format: 'plyscope-tree',
     version: 1,
@@ -1130,7 +1104,7 @@ class WireNode {
   get reason() { return this._get('reason'); }
   get extra() { return this._get('extra'); }
 }
-Object.assign(WireNode.prototype, { inferred: false, bound: null, alpha: null, beta: null, prob: null, best: false, tt: false, count: null, visits: null, _pack: null, _decoded: null });
+Object.assign(WireNode.prototype, { order: null, inferred: false, bound: null, alpha: null, beta: null, prob: null, best: false, tt: false, count: null, visits: null, _pack: null, _decoded: null });
 
 const nn = (v) => (v === null || v === undefined ? NaN : v);
 
@@ -1140,18 +1114,10 @@ export function toWire(model) {
   // nodes it costs seconds).
   const order = [];
   const parents = [];
-  const stack = [model.root];
-  const pstack = [-1];
-  while (stack.length) {
-    const n = stack.pop();
-    const i = order.length;
+  eachBefore(model.root, (n, i, p) => {
     order.push(n);
-    parents.push(pstack.pop());
-    for (let k = n.children.length - 1; k >= 0; k--) {
-      stack.push(n.children[k]);
-      pstack.push(i);
-    }
-  }
+    parents.push(p);
+  });
   const count = order.length;
   const parent = Int32Array.from(parents);
   const kind = new Uint8Array(count);

@@ -818,4 +818,12 @@ impl Playable for Hive {
     fn perft(&self, depth: u32) -> u64 {
         self.clone().perft_fast(depth)
     }
+
+    fn book_move(&self, rng: &mut crate::core::Rng) -> Option<HiveMove> {
+        opening::book_move(self, rng)
+    }
+
+    fn randomness_quotient(&self, configured: u32) -> u32 {
+        opening::quotient(self, configured)
+    }
 }

@@ -460,22 +460,49 @@ impl Hive {
 
     /// The number of legal moves (the pass counts one); the game must not be over.
     pub fn count_moves(&self) -> u64 {
-        let mut placements = 0;
+        let mut n = 0;
         let np = self.placeable().count() as u64;
         if np > 0 {
-            placements = np * self.placement_cells().len() as u64;
+            n = np * self.placement_cells().len() as u64;
         }
         let s = self.side() as usize;
-        let mut n = placements;
         if self.pos[s * PER_SIDE + QUEEN] != IN_HAND {
-            let mut v = Vec::with_capacity(128);
-            self.gen_movements(&mut v);
-            n += v.len() as u64;
+            let mut enemy = [HiveMove::PASS; 72];
+            let mut ne = 0;
+            self.movements(
+                |_, dest| n += dest.len() as u64,
+                |m| {
+                    if !enemy[..ne].contains(&m) {
+                        enemy[ne] = m;
+                        ne += 1;
+                    }
+                },
+            );
+            n += ne as u64;
         }
         n.max(1)
     }
 
     fn gen_movements(&self, out: &mut Vec<HiveMove>) {
+        let mut enemy = [HiveMove::PASS; 72];
+        let mut ne = 0;
+        self.movements(
+            |p, dest| dest.each(|y| out.push(HiveMove { piece: p, to: y })),
+            |m| {
+                if !enemy[..ne].contains(&m) {
+                    enemy[ne] = m;
+                    ne += 1;
+                }
+            },
+        );
+        out.extend_from_slice(&enemy[..ne]);
+    }
+
+    /// The movements of the side to move (its queen placed): `own` gets each own piece with its
+    /// destinations (its own movement and the throws of it, merged), `enemy` each throw of an enemy
+    /// piece (possibly twice, by the Pillbug and by the Mosquito).
+    #[inline]
+    fn movements(&self, mut own: impl FnMut(u8, &Cells), mut enemy: impl FnMut(HiveMove)) {
         let s = self.side() as usize;
         let pinned = self.pinned();
         let mut throws = [(0u8, 0u16); 72];
@@ -499,15 +526,11 @@ impl Hive {
                 }
             }
             dest.remove(c);
-            dest.each(|y| out.push(HiveMove { piece: p, to: y }));
+            own(p, &dest);
         }
-        let start = out.len();
         for &(t, y) in &throws[..nt] {
             if side_of(t) as usize != s {
-                let m = HiveMove { piece: t, to: y };
-                if !out[start..].contains(&m) {
-                    out.push(m);
-                }
+                enemy(HiveMove { piece: t, to: y });
             }
         }
     }

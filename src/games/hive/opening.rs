@@ -22,14 +22,14 @@ pub const FIRST: [(Bug, f64); 7] = [
 
 /// Weights of the bug of a player's second placement.
 pub const SECOND: [(Bug, f64); 8] = [
-    (Bug::Queen, 88.0),
-    (Bug::Spider, 3.0),
-    (Bug::Grasshopper, 3.0),
-    (Bug::Beetle, 2.0),
-    (Bug::Ant, 2.0),
-    (Bug::Pillbug, 1.0),
-    (Bug::Ladybug, 0.5),
-    (Bug::Mosquito, 0.5),
+    (Bug::Queen, 94.0),
+    (Bug::Spider, 2.0),
+    (Bug::Grasshopper, 2.0),
+    (Bug::Beetle, 1.0),
+    (Bug::Ant, 1.0),
+    (Bug::Pillbug, 0.5),
+    (Bug::Ladybug, 0.3),
+    (Bug::Mosquito, 0.2),
 ];
 
 /// The randomness quotient of a player's third move (half the time not the best move).

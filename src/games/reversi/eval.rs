@@ -209,6 +209,10 @@ fn discs<G: Geometry, S: TermSink>(b: &Board<G>, perspective: PlayerId, sink: &m
 }
 
 impl Evaluator<Reversi> for ReversiEval {
+    fn prescore_is_evaluation(&self) -> bool {
+        true
+    }
+
     /// `discs` counts discs; `strong` counts evaluation points (a corner is worth 25 to 60).
     fn unit(&self) -> ValueUnit {
         match self {

@@ -94,12 +94,37 @@ pub struct StrongTable {
     table: Vec<f64>,
     /// The late line table, when the late parameters differ.
     late_table: Option<Vec<f64>>,
+    /// Card levels raised to each set's powers, for breakdowns (no `powf` per line).
+    powers: Powers,
+    late_powers: Powers,
+}
+
+/// Card levels raised to a parameter set's two powers, by rank.
+#[derive(Debug, Clone, PartialEq)]
+struct Powers {
+    sum: [f64; 16],
+    mono: [f64; 16],
+}
+
+impl Powers {
+    fn of(params: &StrongParams) -> Self {
+        let mut p = Powers {
+            sum: [0.0; 16],
+            mono: [0.0; 16],
+        };
+        for r in 0..16u8 {
+            p.sum[r as usize] = level(r).powf(params.sum_power);
+            p.mono[r as usize] = level(r).powf(params.mono_power);
+        }
+        p
+    }
 }
 
 fn line_table(params: &StrongParams) -> Vec<f64> {
+    let pw = Powers::of(params);
     (0..=u16::MAX)
         .map(|line| {
-            strong_raw(line, params)
+            strong_raw(line, &pw)
                 .iter()
                 .zip(params.weights.iter())
                 .map(|(r, w)| r * w)
@@ -123,6 +148,8 @@ impl StrongTable {
             late_params,
             table,
             late_table,
+            powers: Powers::of(&params),
+            late_powers: Powers::of(&late_params),
         }
     }
 }
@@ -230,7 +257,7 @@ fn level(rank: u8) -> f64 {
 }
 
 /// The strong evaluator's raw measures for one line, in [`STRONG_NAMES`] order.
-fn strong_raw(line: u16, params: &StrongParams) -> [f64; 7] {
+fn strong_raw(line: u16, pw: &Powers) -> [f64; 7] {
     let a = line_ranks(line);
     let mut raw = [0.0; 7];
     raw[0] = 1.0;
@@ -239,7 +266,7 @@ fn strong_raw(line: u16, params: &StrongParams) -> [f64; 7] {
         if a[i] == 0 {
             raw[1] += 1.0;
         }
-        raw[4] += level(a[i]).powf(params.sum_power);
+        raw[4] += pw.sum[a[i] as usize & 15];
         if trapped(&a, i) {
             raw[6] += 1.0;
         }
@@ -252,10 +279,7 @@ fn strong_raw(line: u16, params: &StrongParams) -> [f64; 7] {
                     raw[5] += 1.0;
                 }
             }
-            let (lx, ly) = (
-                level(x).powf(params.mono_power),
-                level(y).powf(params.mono_power),
-            );
+            let (lx, ly) = (pw.mono[x as usize & 15], pw.mono[y as usize & 15]);
             if lx > ly {
                 dec += lx - ly;
             } else {
@@ -327,10 +351,14 @@ impl ThreesEval {
         let ls = lines(board);
         let late = has_late_card(board);
         let total = if S::ACTIVE {
-            let params = if late { &t.late_params } else { &t.params };
+            let (params, pw) = if late {
+                (&t.late_params, &t.late_powers)
+            } else {
+                (&t.params, &t.powers)
+            };
             let mut raw = [0.0; 7];
             for &l in &ls {
-                for (acc, r) in raw.iter_mut().zip(strong_raw(l, params)) {
+                for (acc, r) in raw.iter_mut().zip(strong_raw(l, pw)) {
                     *acc += r;
                 }
             }
@@ -359,6 +387,10 @@ impl ThreesEval {
 }
 
 impl Evaluator<Threes> for ThreesEval {
+    fn prescore_is_evaluation(&self) -> bool {
+        true
+    }
+
     fn name(&self) -> &'static str {
         match self {
             ThreesEval::Threesus => "threesus",

@@ -1,0 +1,644 @@
+//! The compact tree: what a recorded search becomes once its moves have text, and what the
+//! compact JSON (version 2) and the binary form sent to the page are written from and read into.
+//!
+//! Nodes sit in one array in pre-order (a node's children follow it, in the order searched), each
+//! with its parent's index. Move texts and term names are interned once; a breakdown is a layout
+//! (term names with weights) and one `f32` raw measure per term in a shared pool.
+//!
+//! [`Tree::to_document`] and [`Tree::from_document`] convert to and from the nested version-1
+//! document ([`TreeDocument`]), which is also the model the round-trip tests compare.
+
+use super::document::{
+    Bound, Chosen, Cutoff, Node, NodeKind, Stats, TreeDocument, FORMAT_NAME, FORMAT_VERSION,
+};
+use crate::core::{Breakdown, Term};
+use std::collections::HashMap;
+
+/// "None" for node and string indices.
+pub const NONE: u32 = u32::MAX;
+
+/// Everything a document says besides its nodes.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Header {
+    /// The game id.
+    pub game: String,
+    /// The root position in the game's own text.
+    pub root_position: Option<String>,
+    /// Who wrote the document.
+    pub engine: String,
+    /// `alphabeta`, `minimax`, `expectimax`...
+    pub algorithm: String,
+    /// The evaluator whose terms the breakdowns hold.
+    pub evaluator: Option<String>,
+    /// The player whose view every value takes.
+    pub perspective: String,
+    /// The search settings.
+    pub settings: serde_json::Map<String, serde_json::Value>,
+    /// Whole-run statistics.
+    pub stats: Stats,
+    /// The move chosen.
+    pub chosen: Option<Chosen>,
+}
+
+/// Term names with their weights, shared by breakdowns.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TreeLayout {
+    /// Indices into [`Tree::names`].
+    pub names: Vec<u32>,
+    /// One weight per term.
+    pub weights: Vec<f64>,
+}
+
+/// A breakdown: its total, its layout and where its raw measures start in [`Tree::raws`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Bd {
+    /// The evaluation's result.
+    pub total: f64,
+    /// Index into [`Tree::layouts`].
+    pub layout: u32,
+    /// Offset of the first raw measure in [`Tree::raws`].
+    pub at: u32,
+}
+
+/// Why a `pruned` node's moves were left out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PruneReason {
+    /// An alpha-beta cut-off.
+    Alphabeta,
+    /// The branching limit kept only the best moves by pre-score.
+    BranchingLimit,
+}
+
+impl PruneReason {
+    /// The text written in documents.
+    pub fn id(self) -> &'static str {
+        match self {
+            PruneReason::Alphabeta => "alphabeta",
+            PruneReason::BranchingLimit => "branching_limit",
+        }
+    }
+}
+
+/// One node of a [`Tree`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct TreeNode {
+    /// The parent's index ([`NONE`] at the root).
+    pub parent: u32,
+    /// What the node stands for (never `Truncated`: see `unrecorded`).
+    pub kind: NodeKind,
+    /// What the value is known to be.
+    pub bound: Option<Bound>,
+    /// On the principal variation.
+    pub best: bool,
+    /// Answered from the transposition table.
+    pub tt: bool,
+    /// The move leading here, as an index into [`Tree::moves`] ([`NONE`] at the root and for
+    /// `pruned` nodes).
+    pub mv: u32,
+    /// The backed-up value (for a `pruned` node: the value of the sibling that caused the cut).
+    pub value: Option<f64>,
+    /// Alpha on entry (for a `pruned` node: when the cut happened); `None` is minus infinity.
+    pub alpha: Option<f64>,
+    /// Beta on entry (for a `pruned` node: when the cut happened); `None` is plus infinity.
+    pub beta: Option<f64>,
+    /// The probability of this outcome, under a chance node.
+    pub prob: Option<f64>,
+    /// The pre-score's breakdown.
+    pub prescore: Option<Bd>,
+    /// The static evaluation's breakdown, at a leaf.
+    pub eval: Option<Bd>,
+    /// Nodes searched below this one that are not in the tree (dropped by the cap).
+    pub unrecorded: u64,
+    /// The node's place in the search order (0 for the root), counting unrecorded nodes too.
+    pub order: Option<u64>,
+    /// For `pruned` nodes: how many moves were cut (`cut[cut_at..cut_at + count]`).
+    pub count: u64,
+    /// For `pruned` nodes: where the cut moves start in [`Tree::cut`].
+    pub cut_at: u32,
+    /// For `pruned` nodes cut by alpha-beta: the index of the sibling that caused the cut.
+    pub by: Option<u32>,
+    /// For `pruned` nodes: why.
+    pub reason: Option<PruneReason>,
+    /// A chance outcome whose search was shared with this earlier sibling (same value; its
+    /// subtree is the sibling's): not searched itself.
+    pub same_as: Option<u32>,
+}
+
+impl TreeNode {
+    /// A node of `kind` under `parent` with nothing else set.
+    pub fn new(parent: u32, kind: NodeKind) -> Self {
+        TreeNode {
+            parent,
+            kind,
+            bound: None,
+            best: false,
+            tt: false,
+            mv: NONE,
+            value: None,
+            alpha: None,
+            beta: None,
+            prob: None,
+            prescore: None,
+            eval: None,
+            unrecorded: 0,
+            order: None,
+            count: 0,
+            cut_at: 0,
+            by: None,
+            reason: None,
+            same_as: None,
+        }
+    }
+}
+
+/// A search tree in compact form (see the module documentation).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Tree {
+    /// The document's header.
+    pub head: Header,
+    /// Distinct move texts.
+    pub moves: Vec<String>,
+    /// Distinct term names.
+    pub names: Vec<String>,
+    /// Distinct layouts.
+    pub layouts: Vec<TreeLayout>,
+    /// The nodes, in pre-order; the root first.
+    pub nodes: Vec<TreeNode>,
+    /// The raw measures of every breakdown.
+    pub raws: Vec<f32>,
+    /// The moves of `pruned` nodes, as indices into `moves`.
+    pub cut: Vec<u32>,
+}
+
+/// Interns strings into a table.
+#[derive(Default)]
+pub(crate) struct Interner {
+    map: HashMap<String, u32>,
+}
+
+impl Interner {
+    pub(crate) fn id(&mut self, table: &mut Vec<String>, s: &str) -> u32 {
+        if let Some(&i) = self.map.get(s) {
+            return i;
+        }
+        let i = table.len() as u32;
+        table.push(s.to_string());
+        self.map.insert(s.to_string(), i);
+        i
+    }
+}
+
+impl Tree {
+    /// Number of nodes.
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// Whether there are no nodes.
+    pub fn is_empty(&self) -> bool {
+        self.nodes.is_empty()
+    }
+
+    /// The raw measures of breakdown `b`.
+    pub fn raws_of(&self, b: &Bd) -> &[f32] {
+        let n = self.layouts[b.layout as usize].names.len();
+        &self.raws[b.at as usize..b.at as usize + n]
+    }
+
+    /// The text of a move index (empty for [`NONE`]).
+    pub fn move_text(&self, i: u32) -> &str {
+        self.moves.get(i as usize).map_or("", |s| s.as_str())
+    }
+
+    /// The children of every node, as (first child, next sibling) arrays.
+    pub fn links(&self) -> (Vec<u32>, Vec<u32>) {
+        let n = self.nodes.len();
+        let mut first = vec![NONE; n];
+        let mut next = vec![NONE; n];
+        let mut last = vec![NONE; n];
+        for i in 1..n {
+            let p = self.nodes[i].parent as usize;
+            if last[p] == NONE {
+                first[p] = i as u32;
+            } else {
+                next[last[p] as usize] = i as u32;
+            }
+            last[p] = i as u32;
+        }
+        (first, next)
+    }
+
+    /// Nodes that were searched and are in the tree plus those counted as unrecorded: the number
+    /// of nodes the search visited, the root included, when the tree comes from one iteration.
+    pub fn searched(&self) -> u64 {
+        self.nodes
+            .iter()
+            .map(|n| {
+                if n.kind == NodeKind::Pruned || n.same_as.is_some() {
+                    0
+                } else {
+                    1 + n.unrecorded
+                }
+            })
+            .sum()
+    }
+
+    fn breakdown(&self, b: &Bd) -> Breakdown {
+        let l = &self.layouts[b.layout as usize];
+        let raws = self.raws_of(b);
+        Breakdown {
+            total: b.total,
+            terms: l
+                .names
+                .iter()
+                .zip(&l.weights)
+                .zip(raws)
+                .map(|((&name, &weight), &raw)| Term {
+                    name: self.names[name as usize].clone(),
+                    raw: raw as f64,
+                    weight,
+                    value: raw as f64 * weight,
+                })
+                .collect(),
+        }
+    }
+
+    /// The nested version-1 document of this tree. Unrecorded nodes become one `truncated` child
+    /// (with `count`) after a node's other children; those children's ids follow the nodes'.
+    pub fn to_document(&self) -> TreeDocument {
+        let h = &self.head;
+        let root = if self.nodes.is_empty() {
+            Node::new(0, NodeKind::Max)
+        } else {
+            let (first, next) = self.links();
+            let mut next_id = self.nodes.len() as u64;
+            self.nested(0, &first, &next, &mut next_id)
+        };
+        TreeDocument {
+            format: FORMAT_NAME.to_string(),
+            version: FORMAT_VERSION,
+            game: h.game.clone(),
+            root_position: h.root_position.clone(),
+            engine: h.engine.clone(),
+            algorithm: h.algorithm.clone(),
+            evaluator: h.evaluator.clone(),
+            perspective: h.perspective.clone(),
+            settings: h.settings.clone(),
+            stats: h.stats.clone(),
+            chosen: h.chosen.clone(),
+            root,
+        }
+    }
+
+    fn nested(&self, i: usize, first: &[u32], next: &[u32], next_id: &mut u64) -> Node {
+        let t = &self.nodes[i];
+        let mut node = Node::new(i as u64, t.kind);
+        node.mv = (t.mv != NONE).then(|| self.moves[t.mv as usize].clone());
+        node.bound = t.bound;
+        node.best = t.best;
+        node.tt = t.tt;
+        node.prob = t.prob;
+        node.order = t.order;
+        node.same_as = t.same_as.map(|s| s as u64);
+        node.prescore = t.prescore.as_ref().map(|b| self.breakdown(b));
+        node.eval = t.eval.as_ref().map(|b| self.breakdown(b));
+        if t.kind == NodeKind::Pruned {
+            node.count = Some(t.count);
+            node.moves = Some(
+                self.cut[t.cut_at as usize..(t.cut_at as u64 + t.count) as usize]
+                    .iter()
+                    .map(|&m| self.moves[m as usize].clone())
+                    .collect(),
+            );
+            node.reason = t.reason.map(|r| r.id().to_string());
+            if t.reason == Some(PruneReason::Alphabeta) {
+                node.cutoff = Some(Cutoff {
+                    by: t.by.map(|b| b as u64),
+                    value: t.value,
+                    alpha: t.alpha,
+                    beta: t.beta,
+                });
+            }
+        } else {
+            node.value = t.value;
+            node.alpha = t.alpha;
+            node.beta = t.beta;
+        }
+        let mut c = first[i];
+        while c != NONE {
+            node.children
+                .push(self.nested(c as usize, first, next, next_id));
+            c = next[c as usize];
+        }
+        if t.unrecorded > 0 {
+            let mut u = Node::new(*next_id, NodeKind::Truncated);
+            *next_id += 1;
+            u.count = Some(t.unrecorded);
+            node.children.push(u);
+        }
+        node
+    }
+
+    /// The compact form of a version-1 document. `truncated` children are folded into their
+    /// parent's unrecorded count; `data` (foreign facts) is not kept; cut-off `by` ids are mapped
+    /// to node indices (dropped when they name no sibling).
+    pub fn from_document(doc: &TreeDocument) -> Tree {
+        let mut t = Tree {
+            head: Header {
+                game: doc.game.clone(),
+                root_position: doc.root_position.clone(),
+                engine: doc.engine.clone(),
+                algorithm: doc.algorithm.clone(),
+                evaluator: doc.evaluator.clone(),
+                perspective: doc.perspective.clone(),
+                settings: doc.settings.clone(),
+                stats: doc.stats.clone(),
+                chosen: doc.chosen.clone(),
+            },
+            ..Tree::default()
+        };
+        let mut b = Builder::default();
+        let mut ids: HashMap<u64, u32> = HashMap::new();
+        let mut pending: Vec<(u32, u64)> = Vec::new();
+        let mut shares: Vec<(u32, u64)> = Vec::new();
+        // Explicit stack: (node, parent index).
+        let mut stack: Vec<(&Node, u32)> = vec![(&doc.root, NONE)];
+        while let Some((n, parent)) = stack.pop() {
+            if n.kind == NodeKind::Truncated {
+                if parent != NONE {
+                    let p = &mut t.nodes[parent as usize];
+                    p.unrecorded = p.unrecorded.saturating_add(n.count.unwrap_or(0));
+                }
+                continue;
+            }
+            let i = t.nodes.len() as u32;
+            ids.insert(n.id, i);
+            let mut x = TreeNode::new(parent, n.kind);
+            x.bound = n.bound;
+            x.best = n.best;
+            x.tt = n.tt;
+            x.prob = n.prob;
+            x.order = n.order;
+            if let Some(s) = n.same_as {
+                shares.push((i, s));
+            }
+            x.mv = match &n.mv {
+                Some(m) => b.moves.id(&mut t.moves, m),
+                None => NONE,
+            };
+            x.prescore = n.prescore.as_ref().map(|bd| b.breakdown(&mut t, bd));
+            x.eval = n.eval.as_ref().map(|bd| b.breakdown(&mut t, bd));
+            if n.kind == NodeKind::Pruned {
+                let moves = n.moves.as_deref().unwrap_or(&[]);
+                x.cut_at = t.cut.len() as u32;
+                for m in moves {
+                    let id = b.moves.id(&mut t.moves, m);
+                    t.cut.push(id);
+                }
+                x.count = moves.len() as u64;
+                x.reason = match n.reason.as_deref() {
+                    Some("branching_limit") => Some(PruneReason::BranchingLimit),
+                    Some("alphabeta") => Some(PruneReason::Alphabeta),
+                    _ => None,
+                };
+                if let Some(c) = &n.cutoff {
+                    x.value = c.value;
+                    x.alpha = c.alpha;
+                    x.beta = c.beta;
+                    if let Some(by) = c.by {
+                        pending.push((i, by));
+                    }
+                }
+            } else {
+                x.value = n.value;
+                x.alpha = n.alpha;
+                x.beta = n.beta;
+            }
+            t.nodes.push(x);
+            for c in n.children.iter().rev() {
+                stack.push((c, i));
+            }
+        }
+        for (i, s) in shares {
+            if let Some(&j) = ids.get(&s) {
+                if t.nodes[j as usize].parent == t.nodes[i as usize].parent {
+                    t.nodes[i as usize].same_as = Some(j);
+                }
+            }
+        }
+        for (i, by) in pending {
+            let p = t.nodes[i as usize].parent;
+            if let Some(&j) = ids.get(&by) {
+                if t.nodes[j as usize].parent == p {
+                    t.nodes[i as usize].by = Some(j);
+                }
+            }
+        }
+        t
+    }
+}
+
+/// Interning state while a [`Tree`] is built.
+#[derive(Default)]
+pub(crate) struct Builder {
+    pub(crate) moves: Interner,
+    names: Interner,
+    layouts: HashMap<(Vec<u32>, Vec<u64>), u32>,
+}
+
+impl Builder {
+    /// Interns a layout given by names and weights.
+    pub(crate) fn layout(&mut self, t: &mut Tree, names: &[&str], weights: &[f64]) -> u32 {
+        let ids: Vec<u32> = names
+            .iter()
+            .map(|n| self.names.id(&mut t.names, n))
+            .collect();
+        let key = (ids, weights.iter().map(|w| w.to_bits()).collect::<Vec<_>>());
+        if let Some(&l) = self.layouts.get(&key) {
+            return l;
+        }
+        let l = t.layouts.len() as u32;
+        t.layouts.push(TreeLayout {
+            names: key.0.clone(),
+            weights: weights.to_vec(),
+        });
+        self.layouts.insert(key, l);
+        l
+    }
+
+    fn breakdown(&mut self, t: &mut Tree, bd: &Breakdown) -> Bd {
+        let names: Vec<&str> = bd.terms.iter().map(|x| x.name.as_str()).collect();
+        let weights: Vec<f64> = bd.terms.iter().map(|x| x.weight).collect();
+        let layout = self.layout(t, &names, &weights);
+        let at = t.raws.len() as u32;
+        t.raws.extend(bd.terms.iter().map(|x| x.raw as f32));
+        Bd {
+            total: bd.total,
+            layout,
+            at,
+        }
+    }
+}
+
+/// A tree serialises as its nested version-1 document (the search report's `tree` field).
+impl serde::Serialize for Tree {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.to_document().serialize(s)
+    }
+}
+
+impl Tree {
+    /// The child of `i` that gives its value: the first child whose value equals it (max and min
+    /// nodes), the likeliest outcome (chance nodes), otherwise the first child; never `pruned`.
+    fn value_child(&self, i: usize, first: &[u32], next: &[u32]) -> u32 {
+        let n = &self.nodes[i];
+        let mut c = first[i];
+        let mut any = NONE;
+        let mut likeliest = (NONE, f64::NEG_INFINITY);
+        while c != NONE {
+            let x = &self.nodes[c as usize];
+            if x.kind != NodeKind::Pruned && x.same_as.is_none() {
+                if any == NONE {
+                    any = c;
+                }
+                match n.kind {
+                    NodeKind::Max | NodeKind::Min if x.value.is_some() && x.value == n.value => {
+                        return c
+                    }
+                    NodeKind::Chance if x.prob.unwrap_or(0.0) > likeliest.1 => {
+                        likeliest = (c, x.prob.unwrap_or(0.0))
+                    }
+                    _ => {}
+                }
+            }
+            c = next[c as usize];
+        }
+        if likeliest.0 != NONE {
+            likeliest.0
+        } else {
+            any
+        }
+    }
+
+    /// This tree within `max_nodes` nodes, cut by the recorder's policy: every node of levels
+    /// `0..=L` (L at least 1, as large as fits), and below each node of level `L` only the line
+    /// that gives its value, down to a leaf. Dropped nodes are counted in their nearest kept
+    /// ancestor's `unrecorded`; `stats.truncated` and `stats.full_levels` say what happened.
+    /// Returns a copy when the tree already fits.
+    pub fn capped(&self, max_nodes: usize) -> Tree {
+        let n = self.nodes.len();
+        if n <= max_nodes {
+            return self.clone();
+        }
+        let (first, next) = self.links();
+        let mut depth = vec![0u32; n];
+        for j in 1..n {
+            depth[j] = depth[self.nodes[j].parent as usize] + 1;
+        }
+        // The chain below each node, to count what each level costs.
+        let mut chain = vec![0usize; n];
+        let mut best = vec![NONE; n];
+        for j in (0..n).rev() {
+            let b = self.value_child(j, &first, &next);
+            best[j] = b;
+            chain[j] = if b == NONE { 0 } else { 1 + chain[b as usize] };
+        }
+        let maxd = depth.iter().copied().max().unwrap_or(0) as usize;
+        let mut cost = vec![0usize; maxd + 1];
+        for j in 0..n {
+            let d = depth[j] as usize;
+            for (l, c) in cost.iter_mut().enumerate() {
+                if d <= l {
+                    *c += 1;
+                    if d == l {
+                        *c += chain[j];
+                    }
+                }
+            }
+        }
+        let mut limit = 1usize;
+        for l in (1..=maxd).rev() {
+            if cost[l] <= max_nodes {
+                limit = l;
+                break;
+            }
+        }
+        let mut keep = vec![false; n];
+        keep[0] = true;
+        for j in 1..n {
+            let p = self.nodes[j].parent as usize;
+            keep[j] = keep[p] && ((depth[p] as usize) < limit || best[p] == j as u32);
+        }
+        let mut out = Tree {
+            head: self.head.clone(),
+            moves: self.moves.clone(),
+            names: self.names.clone(),
+            layouts: self.layouts.clone(),
+            ..Tree::default()
+        };
+        out.head.stats.truncated = true;
+        out.head.stats.full_levels = Some(
+            self.head
+                .stats
+                .full_levels
+                .map_or(limit as u32, |f| f.min(limit as u32)),
+        );
+        let mut new_idx = vec![NONE; n];
+        let mut anchor = vec![0u32; n];
+        let mut lost = vec![0u64; n];
+        for j in 0..n {
+            if j > 0 {
+                let p = self.nodes[j].parent as usize;
+                anchor[j] = if keep[p] { p as u32 } else { anchor[p] };
+            }
+            if !keep[j] {
+                let x = &self.nodes[j];
+                if x.kind != NodeKind::Pruned && x.same_as.is_none() {
+                    lost[anchor[j] as usize] += 1 + x.unrecorded;
+                }
+            }
+        }
+        let bd = |out: &mut Tree, b: &Bd| -> Bd {
+            let at = out.raws.len() as u32;
+            out.raws.extend_from_slice(self.raws_of(b));
+            Bd { at, ..*b }
+        };
+        for j in 0..n {
+            if !keep[j] {
+                continue;
+            }
+            let mut x = self.nodes[j].clone();
+            new_idx[j] = out.nodes.len() as u32;
+            if j > 0 {
+                x.parent = new_idx[x.parent as usize];
+            }
+            x.unrecorded += lost[j];
+            let shared = matches!((&x.prescore, &x.eval), (Some(p), Some(e)) if p.at == e.at);
+            x.prescore = x.prescore.map(|b| bd(&mut out, &b));
+            x.eval = match (x.eval, shared) {
+                (Some(e), true) => Some(Bd {
+                    at: x.prescore.map_or(e.at, |p| p.at),
+                    ..e
+                }),
+                (Some(e), false) => Some(bd(&mut out, &e)),
+                (None, _) => None,
+            };
+            if x.kind == NodeKind::Pruned {
+                let at = x.cut_at as usize;
+                x.cut_at = out.cut.len() as u32;
+                out.cut
+                    .extend_from_slice(&self.cut[at..at + x.count as usize]);
+                x.by = x.by.and_then(|b| {
+                    let nb = new_idx[b as usize];
+                    (nb != NONE).then_some(nb)
+                });
+            }
+            x.same_as = x.same_as.and_then(|b| {
+                let nb = new_idx[b as usize];
+                (nb != NONE).then_some(nb)
+            });
+            out.nodes.push(x);
+        }
+        out
+    }
+}
