@@ -1,10 +1,12 @@
 // Screenshots of every game's board, for comparing the look before and after a change to the
 // board code: `node scripts/board-shots.mjs <label>` writes target/screenshots/boards-<label>/.
-// For each game: the board after a few moves at 1280x800 and 390x844, with a piece selected where
+// For each game: the board after a few moves at 1400x900 and 390x844, with a piece selected where
 // a move starts from a piece, and a board preview in the standalone explorer's tooltip.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { startServer, launch, SHOTS, DESKTOP, PHONE, settle } from '../tests/e2e/harness.mjs';
+import { startServer, launch, SHOTS, PHONE, settle } from '../tests/e2e/harness.mjs';
+
+const DESKTOP = { width: 1400, height: 900 };
 
 const label = process.argv[2] || 'now';
 const dir = join(SHOTS, `boards-${label}`);
@@ -17,14 +19,19 @@ const GAMES = [
   { id: 'reversi-12', moves: 2, preview: null },
   { id: 'ataxx', moves: 3, select: true, preview: ['b6', 'b2'] },
   { id: 'ataxx-8124', moves: 2, select: true, preview: null },
-  { id: 'threes-1', moves: 3, preview: null },
+  { id: 'threes', moves: 3, preview: null },
   { id: 'connect4', moves: 5, preview: ['4', '4'] },
+  { id: 'hive', moves: 3, preview: null },
+  { id: 'khet', moves: 2, select: true, preview: null },
 ];
+
+// `ONLY=id,id node scripts/board-shots.mjs label` shoots only those games.
+const only = process.env.ONLY ? process.env.ONLY.split(',') : null;
 
 const server = await startServer();
 const browser = await launch();
 try {
-  for (const g of GAMES) {
+  for (const g of GAMES.filter((x) => !only || only.includes(x.id))) {
     for (const [vpName, vp] of [['desktop', DESKTOP], ['phone', PHONE]]) {
       const context = await browser.newContext({ viewport: vp, deviceScaleFactor: vp === PHONE ? 2 : 1 });
       const page = await context.newPage();
@@ -37,7 +44,9 @@ try {
         break;
       }
       await page.selectOption('[data-testid=game-select]', g.id);
-      await page.waitForFunction((id) => window.plyscope.state.game === id && window.plyscope.state.history.length === 0, g.id);
+      // A new game (a chance game may have dealt already).
+      await page.waitForFunction((id) => window.plyscope.state.game === id && !window.plyscope.thinking, g.id);
+      await page.waitForTimeout(300);
       for (const side of [0, 1]) {
         if (await page.$(`[data-testid=side-${side}-level]`)) await page.selectOption(`[data-testid=side-${side}-level]`, 'human').catch(() => {});
       }
@@ -55,8 +64,15 @@ try {
           await page.mouse.click(c.x, c.y);
           // A move that starts from a piece may need a second click (Ataxx's jump).
           await page.waitForTimeout(50);
-        } else if (await page.$(`[data-testid=move-buttons] button[data-move="${pick}"]`)) {
-          await page.click(`[data-testid=move-buttons] button[data-move="${pick}"]`);
+        } else if (
+          await page.evaluate((m) => {
+            // Move texts may hold quotes and backslashes (Hive's): found by value, not by selector.
+            const b = [...document.querySelectorAll('[data-testid=move-buttons] button')].find((x) => x.dataset.move === m);
+            b?.click();
+            return !!b;
+          }, pick)
+        ) {
+          // clicked
         } else {
           await page.keyboard.press({ up: 'ArrowUp', down: 'ArrowDown', left: 'ArrowLeft', right: 'ArrowRight' }[pick] || 'Escape');
         }
@@ -66,18 +82,26 @@ try {
       if (g.select) {
         // Select a piece of the player to move, so that its targets show.
         const st = await page.evaluate(() => window.plyscope.state);
-        const jump = st.legal.map((m) => m.move).find((m) => m.length === 4 && m !== '0000');
-        if (jump) {
-          const c = await page.evaluate((m) => window.plyscope.cellCenterOf(m.slice(0, 2)), jump);
-          if (c) await page.mouse.click(c.x, c.y);
-        }
+        // A move that starts from a piece: from the board view where the page has one, else
+        // (older pages) an Ataxx jump's text, whose first two letters name its origin.
+        const c = await page.evaluate(() => {
+          const p = window.plyscope;
+          const moves = p.view && Array.isArray(p.view.moves) ? p.view.moves : null;
+          if (moves) {
+            const m = moves.find((x) => x.kind === 'jump') || moves.find((x) => x.from);
+            return m && p.board && p.board.cellCenter ? p.board.cellCenter(m.from.x, m.from.y) : null;
+          }
+          const jump = p.state.legal.map((m) => m.move).find((m) => m.length === 4 && m !== '0000');
+          return jump ? p.cellCenterOf(jump.slice(0, 2)) : null;
+        });
+        if (c) await page.mouse.click(c.x, c.y);
       }
       await page.waitForTimeout(500);
       const board = await page.$('[data-testid=board-area]') || await page.$('main') || null;
       await page.screenshot({ path: join(dir, `${g.id}-${vpName}.png`) });
       if (board && vpName === 'desktop') {
         const canvas = await page.$('#board');
-        if (canvas) await canvas.screenshot({ path: join(dir, `${g.id}-board.png`) });
+        if (canvas && (await canvas.isVisible())) await canvas.screenshot({ path: join(dir, `${g.id}-board.png`) });
       }
       await context.close();
     }

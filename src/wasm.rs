@@ -41,6 +41,8 @@ struct CatalogueEntry {
     chance: bool,
     players: Vec<String>,
     evaluators: Vec<String>,
+    /// Whether a first visit opens this game.
+    featured: bool,
 }
 
 #[derive(Serialize)]
@@ -81,7 +83,8 @@ impl Engine {
     }
 
     /// Every game on offer: id, name, variants (`{id, name}`), whether it has chance turns, the
-    /// players' names and the evaluators (the default first).
+    /// players' names, the evaluators (the default first) and whether a first visit opens it
+    /// (`featured`).
     pub fn catalogue() -> Result<JsValue, JsError> {
         init();
         let mut games = Vec::new();
@@ -98,6 +101,7 @@ impl Engine {
                 chance: g.chance,
                 players: s.players(),
                 evaluators: s.evaluators(),
+                featured: g.id == crate::games::FEATURED,
             });
         }
         to_js(&games)
@@ -274,63 +278,4 @@ pub fn random_variant_of(game_id: &str, seed: u32) -> Result<String, JsError> {
 #[wasm_bindgen(js_name = variantCheck)]
 pub fn variant_check(game_id: &str) -> Result<String, JsError> {
     Ok(new_session(game_id).map_err(err)?.game_id())
-}
-
-/// One named Ataxx wall layout.
-#[derive(Serialize)]
-struct WallPreset {
-    name: &'static str,
-    code: String,
-}
-
-fn hex_code(code: u16) -> String {
-    format!("{code:04X}")
-}
-
-/// The named Ataxx wall layouts as `[{name, code}]` (code: four upper-case hex digits).
-#[wasm_bindgen(js_name = ataxxWallPresets)]
-pub fn ataxx_wall_presets() -> Result<JsValue, JsError> {
-    let list: Vec<WallPreset> = crate::games::ataxx::walls::PRESETS
-        .iter()
-        .map(|&(name, code)| WallPreset {
-            name,
-            code: hex_code(code),
-        })
-        .collect();
-    to_js(&list)
-}
-
-/// Reads a wall code typed in hex (`0400`, `0x7888`) and checks that it can be played; returns
-/// it as four upper-case hex digits, or the engine's message saying what is wrong.
-#[wasm_bindgen(js_name = ataxxWallCheck)]
-pub fn ataxx_wall_check(text: &str) -> Result<String, JsError> {
-    let walls = crate::games::ataxx::walls::parse_code(text).map_err(err)?;
-    crate::games::ataxx::walls::validate(walls).map_err(err)?;
-    Ok(hex_code(walls))
-}
-
-/// The layout editor's click: toggles the wall on `cell` (0 = a1 .. 48 = g7) and its mirror
-/// images in the layout `code` (hex text); returns the new code (not yet checked as playable).
-#[wasm_bindgen(js_name = ataxxWallToggle)]
-pub fn ataxx_wall_toggle(code: &str, cell: u32) -> Result<String, JsError> {
-    let walls = crate::games::ataxx::walls::parse_code(code).map_err(err)?;
-    let cell = u8::try_from(cell).unwrap_or(u8::MAX);
-    Ok(hex_code(
-        crate::games::ataxx::walls::toggle(walls, cell).map_err(err)?,
-    ))
-}
-
-/// The wall cells (0 = a1 .. 48 = g7) of the layout `code` (hex text), mirrored over the board.
-#[wasm_bindgen(js_name = ataxxWallCells)]
-pub fn ataxx_wall_cells(code: &str) -> Result<Vec<u32>, JsError> {
-    let board = crate::games::ataxx::walls::mirror(
-        crate::games::ataxx::walls::parse_code(code).map_err(err)?,
-    );
-    Ok((0..49).filter(|c| board >> c & 1 == 1).collect())
-}
-
-/// A random playable layout with at most six bits set, fixed by `seed`, as four hex digits.
-#[wasm_bindgen(js_name = ataxxRandomLayout)]
-pub fn ataxx_random_layout(seed: u32) -> String {
-    hex_code(crate::games::ataxx::walls::random_layout(seed as u64))
 }

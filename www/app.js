@@ -13,8 +13,7 @@ import { explorer, lastTree, mountTree, showTree, forgetTree } from './app/tree-
 import './app/input.js';
 import { keepSearch, searchesAlong } from './app/tree-store.js';
 import { setGraph } from './app/graph.js';
-import { renderWallsPanel, wallCodeOf, clearWallError } from './games/ataxx/walls.js';
-import { tutorialRunning, endTutorial } from './games/ataxx/tutorial.js';
+import { renderPanels, variantLabel, newGamePanels, endPanelModes } from './games/panels.js';
 
 const $ = (id) => document.getElementById(id);
 const el = {
@@ -35,11 +34,10 @@ const el = {
 /** Keeps the game picker on the game played (adding a variant it does not list). */
 function syncPicker(entry) {
   if (el.game.value === state.game) return;
-  // A variant the picker does not list (an Ataxx layout from the editor): add it to the game's group.
+  // A variant the picker does not list (one a game's panel made): add it to the game's group.
   if (![...el.game.options].some((o) => o.value === state.game) && entry) {
     const group = [...el.game.querySelectorAll('optgroup')].find((g) => [...g.children].some((o) => o.value === entry.id));
-    const code = wallCodeOf(state.game);
-    const o = new Option(code ? `${entry.name}, walls ${code}` : state.game, state.game);
+    const o = new Option(variantLabel(state.game, entry) || state.game, state.game);
     o.dataset.custom = '1';
     (group || el.game).append(o);
   }
@@ -52,7 +50,7 @@ function render(lastMove) {
   document.title = `Plyscope: ${entry ? entry.name : state.game}`;
   syncPicker(entry);
   renderBoard(lastMove);
-  renderWallsPanel();
+  renderPanels();
   renderStatus(entry);
   renderMoves();
   updateControls();
@@ -107,7 +105,7 @@ flow.on('line-kept', () => (backLine.hidden = false));
 backLine.addEventListener('click', () => flow.restorePrevious());
 flow.on('new-game', () => {
   backLine.hidden = true;
-  clearWallError();
+  newGamePanels();
   resetBoard();
   forgetTree();
   showSummary(null);
@@ -115,7 +113,7 @@ flow.on('new-game', () => {
 
 el.newGame.addEventListener('click', () => flow.restart(el.game.value));
 el.game.addEventListener('change', () => {
-  if (tutorialRunning()) endTutorial(false);
+  endPanelModes();
   flow.newGame(el.game.value);
 });
 el.undo.addEventListener('click', flow.undo);
@@ -165,9 +163,10 @@ async function start() {
     return;
   }
   fillGamePicker();
-  // A first visit opens Reversi (the seed's game) when the engine has it.
-  if (!record && firstVisit() && gameEntry('reversi')) settings.game = 'reversi';
-  if (!gameEntry(settings.game)) settings.game = flow.catalogue[0]?.id || 'tictactoe';
+  // A first visit opens the game the engine features (the seed's game); a saved game the engine no
+  // longer has opens the catalogue's first.
+  if (!record && firstVisit()) settings.game = (flow.catalogue.find((g) => g.featured) || flow.catalogue[0])?.id;
+  if (!gameEntry(settings.game)) settings.game = flow.catalogue[0]?.id;
   await flow.start(record);
 }
 

@@ -239,13 +239,14 @@ export class EngineClient {
   search(options, onProgress, onIteration) {
     return this.call('search', [options, !!onIteration], onProgress, onIteration);
   }
-  /** The position text after `moves` from `position` (null: the start), without touching the game. */
+  /** `{position, view}` after `moves` from `position` (null: the start), without touching the game. */
   preview(game, position, moves) {
     return this.call('preview', [game, position, moves]);
   }
-  /** Ataxx wall layouts: `op` is wallPresets, wallCheck(text), wallToggle(code, cell), wallCells(code)
-   * or wallRandom(seed); codes are hex text, cells 0 (a1) to 48 (g7). */
-  walls(op, ...args) {
+  /** Variants through the engine's generic interface: `op` is startView(game) (the board view of a
+   * variant's start), variantEdit(game, x, y) (the variant changed at a cell: Ataxx toggles a wall),
+   * variantCheck(game) (its canonical id, or the engine's reason) or variantRandom(game, seed). */
+  variant(op, ...args) {
     return this.call(op, args);
   }
   /** Makes the engine panic (for tests of the recovery). */

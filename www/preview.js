@@ -1,13 +1,12 @@
 // Board previews for the tree explorer's tooltips: the position a node reaches, replayed in an
 // engine worker from the document's root position (or the game's start) along the node's moves,
 // and drawn on a small canvas. Works for any document that names a game we ship (`game`, e.g.
-// "reversi-12") whatever engine wrote it; moves the engine does not accept leave no preview.
+// "<game>-<variant>") whatever engine wrote it; moves the engine does not accept leave no preview.
 //
 //   mountExplorer(root, { decorateTooltip: boardPreview() });
 
 import { EngineClient } from './engine-client.js';
-import { GridBoard } from './board/grid.js';
-import { adapterFor } from './games.js';
+import { boardFor } from './board/index.js';
 
 const SIZE_PX = 120;
 
@@ -21,9 +20,8 @@ export function boardPreview(options = {}) {
   let client = null; // a worker of its own, started on the first preview: it answers even while the AI searches
   return (element, { moves, model }) => {
     const game = model && model.meta ? model.meta.game : null;
-    const adapter = typeof game === 'string' ? adapterFor(game) : null;
     // A stand-in for pruned or unrecorded siblings has no move, hence no position to show.
-    if (!adapter || !Array.isArray(moves) || moves.some((m) => m === null || m === undefined)) return;
+    if (typeof game !== 'string' || !game || !Array.isArray(moves) || moves.some((m) => m === null || m === undefined)) return;
     const root = typeof model.meta.root_position === 'string' ? model.meta.root_position : null;
     const canvas = document.createElement('canvas');
     canvas.className = 'tree-preview';
@@ -35,12 +33,15 @@ export function boardPreview(options = {}) {
     client ??= new EngineClient({ onCrash: (m) => onError(`preview engine: ${m}`) });
     client
       .preview(game, root, moves.map(String))
-      .then((pos) => {
+      .then(({ position: pos, view }) => {
         if (!canvas.isConnected) return;
-        const board = new GridBoard(canvas, adapter.style);
-        const view = adapter.parse(pos, game);
-        const last = moves.length ? adapter.target(String(moves[moves.length - 1]), view) : null;
-        board.setView(view, { last, labels: null }, false);
+        // The same renderer as the game's board, picked by the view's geometry; none: no preview.
+        const board = boardFor(canvas, view);
+        if (!board) {
+          canvas.remove();
+          return;
+        }
+        board.setView(view, false);
         // Paint now rather than on the board's next animation frame, so that 'drawn' is true
         // when it is said (a test reading the pixels in the same frame found a blank canvas).
         board.draw();

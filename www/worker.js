@@ -9,14 +9,7 @@
 // lock, and gets it when the worker is gone, however it died. `{ping: true}` gets `{pong: true}`
 // (the page's heartbeat where Web Locks are missing).
 // Relative, so that the app also works from a sub-folder with pkg/ copied next to it (www/pkg/).
-import init, {
-  Engine,
-  ataxxWallPresets,
-  ataxxWallCheck,
-  ataxxWallToggle,
-  ataxxWallCells,
-  ataxxRandomLayout,
-} from './pkg/plyscope.js';
+import init, { Engine, variantEdit, variantCheck, randomVariant } from './pkg/plyscope.js';
 
 const ready = init();
 let engine = null;
@@ -67,24 +60,32 @@ const ops = {
     );
     return JSON.parse(json);
   },
-  // The position after `moves` from `position`, for board previews (a separate engine: the game is
-  // not touched).
+  // The position and board view after `moves` from `position`, for board previews (a separate
+  // engine: the game is not touched).
   preview(game, position, moves) {
     const e = new Engine(game);
     try {
       if (position) e.setPosition(position);
       for (const m of moves) e.play(m);
-      return e.position();
+      return { position: e.position(), view: e.view() };
     } finally {
       e.free();
     }
   },
-  // Ataxx wall layouts (codes as hex text); each answers the engine's own result or message.
-  wallPresets: () => ataxxWallPresets(),
-  wallCheck: (text) => ataxxWallCheck(text),
-  wallToggle: (code, cell) => ataxxWallToggle(code, cell),
-  wallCells: (code) => Array.from(ataxxWallCells(code)),
-  wallRandom: (seed) => ataxxRandomLayout(seed >>> 0),
+  // Variants (the engine's generic interface): the board view of a variant's start, a variant
+  // edited at a cell, a typed variant checked, a random variant. Each answers the engine's own
+  // result or message.
+  startView(game) {
+    const e = new Engine(game);
+    try {
+      return e.view();
+    } finally {
+      e.free();
+    }
+  },
+  variantEdit: (game, x, y) => variantEdit(game, x, y),
+  variantCheck: (game) => variantCheck(game),
+  variantRandom: (game, seed) => randomVariant(game, seed >>> 0),
   panic: () => need().debugPanic(),
   // Answers once the lock is held; the lock is let go only when the worker ends.
   hold: (name) =>

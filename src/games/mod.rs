@@ -140,6 +140,10 @@ registry! {
     connect4::Connect4,
 }
 
+/// The game a person's first visit to the page opens (the seed's game); the page reads it from
+/// the catalogue (`featured`) rather than naming a game itself.
+pub const FEATURED: &str = "reversi";
+
 /// Every id the registry offers by name (default and named variants), for error messages.
 pub fn known_ids() -> Vec<String> {
     let mut ids = Vec::new();

@@ -1,68 +1,53 @@
-// Unit tests of www/games.js: how the page reads position and move texts for drawing (no browser).
+// Unit tests of the page's board code without a browser: the renderers are picked by the view's
+// geometry (never by game), the grid renderer reads a view alone, and outcomes read as banners.
+// What the views hold for each game is tested in Rust (tests/views.rs, tests/catalogue.rs).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { adapterFor, outcomeBanner } from '../../www/games.js';
+import * as words from '../../www/games.js';
+import { outcomeBanner } from '../../www/games.js';
+import { rendererFor, canDraw } from '../../www/board/index.js';
+import { GridBoard, gridOf } from '../../www/board/grid.js';
 
-test('tic-tac-toe: nine cells from a1 (top left), side to move, cell names', () => {
-  const a = adapterFor('tictactoe');
-  const v = a.parse('XO--X---O O', 'tictactoe');
-  assert.equal(v.w, 3);
-  assert.deepEqual(v.cells, [0, 1, null, null, 0, null, null, null, 1]);
-  assert.equal(v.toMove, 1);
-  assert.deepEqual(a.target('c2', v), { x: 2, y: 1 });
-  assert.equal(a.target('d1', v), null);
-  assert.equal(a.target('pass', v), null);
-  assert.equal(a.cellName(2, 1), 'c2');
+const disc = (owner) => ({ owner, kind: 'disc' });
+
+test('renderers are picked by geometry; a geometry without one is drawn as text', () => {
+  assert.equal(rendererFor({ geometry: { kind: 'square', width: 3, height: 3 } }), GridBoard);
+  assert.equal(rendererFor({ geometry: { kind: 'tiles', width: 4, height: 4 } }), GridBoard);
+  assert.equal(rendererFor({ geometry: { kind: 'no-such-geometry' } }), null);
+  assert.equal(canDraw(null), false);
 });
 
-test('Reversi: the size comes from the id; rows 1..N top to bottom', () => {
-  const a = adapterFor('reversi-12');
-  assert.equal(a, adapterFor('reversi'));
-  const text = '-'.repeat(12 * 12 - 1) + 'X O';
-  const v = a.parse(text, 'reversi-12');
-  assert.equal(v.w, 12);
-  assert.equal(v.cells[143], 0);
-  assert.deepEqual(a.target('l12', v), { x: 11, y: 11 });
-  assert.deepEqual(a.target('d3', a.parse('-'.repeat(64) + ' X', 'reversi')), { x: 3, y: 2 });
-  assert.equal(a.target('m1', v), null, 'column m is off a 12-wide board');
+test('the grid renderer reads cells, owners, kinds, walls and card values from the view', () => {
+  const view = {
+    geometry: { kind: 'square', width: 3, height: 2 },
+    cells: [
+      { at: { x: 0, y: 0 }, pieces: [disc(0)] },
+      { at: { x: 1, y: 0 }, pieces: [], blocked: true },
+      { at: { x: 2, y: 0 }, pieces: [] },
+      { at: { x: 0, y: 1 }, pieces: [disc(1), disc(0)] },
+      { at: { x: 1, y: 1 }, pieces: [{ owner: 1, kind: 'o' }] },
+      { at: { x: 2, y: 1 }, pieces: [] },
+    ],
+  };
+  const g = gridOf(view);
+  assert.equal(g.w, 3);
+  assert.equal(g.h, 2);
+  assert.deepEqual(g.cells, [0, null, null, 0, 1, null], 'the top of a stack is what shows');
+  assert.deepEqual([...g.walls], [1]);
+  assert.equal(g.kinds[4], 'o');
+  const tiles = gridOf({
+    geometry: { kind: 'tiles', width: 2, height: 1 },
+    cells: [
+      { at: { x: 0, y: 0 }, pieces: [{ kind: 'card', label: '12' }] },
+      { at: { x: 1, y: 0 }, pieces: [] },
+    ],
+  });
+  assert.deepEqual(tiles.cells, [12, null]);
 });
 
-test('Ataxx: FEN rank 7 first, walls, clones and jumps', () => {
-  const a = adapterFor('ataxx-7888');
-  const v = a.parse('x2-2o/3-3/3-3/---1---/3-3/3-3/o2-2x x 0 1');
-  assert.equal(v.w, 7);
-  assert.equal(v.h, 7);
-  assert.equal(v.cells[0], 0, 'a7 is black');
-  assert.equal(v.cells[6], 1, 'g7 is white');
-  assert.ok(v.walls.has(3) && v.walls.has(21) && !v.walls.has(24));
-  assert.equal(v.walls.size, 12);
-  assert.deepEqual(a.target('f2', v), { x: 5, y: 5 });
-  assert.deepEqual(a.source('a7c5', v), { x: 0, y: 0 });
-  assert.deepEqual(a.target('a7c5', v), { x: 2, y: 2 });
-  assert.equal(a.source('f2', v), null);
-  assert.equal(a.target('0000', v), null);
-  assert.ok(a.startsFrom({ x: 1, y: 1, from: null }, { x: 0, y: 0 }), 'a clone grows next to its origin');
-  assert.ok(!a.startsFrom({ x: 2, y: 2, from: null }, { x: 0, y: 0 }));
-});
-
-test('Threes: card values on a 4x4 grid and the next card', () => {
-  const a = adapterFor('threes');
-  const v = a.parse('3 . 1 2 / . . . . / 12 6 . . / . . . 48 | deck 2 4 3 | next 2');
-  assert.equal(v.w, 4);
-  assert.deepEqual(v.cells.slice(0, 4), [3, null, 1, 2]);
-  assert.equal(v.cells[15], 48);
-  assert.equal(v.next, '2');
-  assert.equal(v.swiped, null);
-  // 3 -> 3, 12 -> 27, 6 -> 9, 48 -> 243.
-  assert.equal(v.points, 3 + 27 + 9 + 243);
-  assert.equal(a.target('up', v), null);
-  const w = a.parse('3 . 1 . / . . . . / 12 6 . . / . . 48 . | deck 2 3 4 | next bonus | swiped left 1 4');
-  assert.equal(w.swiped, 'left');
-  assert.equal(w.next, 'bonus');
-});
-
-test('unknown games have no adapter; outcomes read as banners', () => {
-  assert.equal(adapterFor('hive'), null);
+test('the page keeps no board adapters; outcomes read as banners', () => {
+  assert.equal(words.adapterFor, undefined);
+  assert.equal(words.adapters, undefined);
   assert.equal(outcomeBanner('white wins'), 'White wins!');
   assert.equal(outcomeBanner('x wins'), 'X wins!');
   assert.equal(outcomeBanner('draw'), 'Draw!');

@@ -29,7 +29,8 @@ async function chooseMove(page) {
   return page.evaluate(() => {
     const { state: s, view: v } = window.plyscope;
     const me = s.players.indexOf(s.to_move);
-    const at = (x, y) => (x < 0 || y < 0 || x > 6 || y > 6 ? undefined : v.cells[y * 7 + x]);
+    // The owner of the piece on (x, y) in the engine's board view (cells row by row from the top).
+    const at = (x, y) => (x < 0 || y < 0 || x > 6 || y > 6 ? undefined : v.cells[y * 7 + x].pieces[0]?.owner ?? null);
     const cell = (n) => ({ x: n.charCodeAt(0) - 97, y: 7 - Number(n.slice(1)) });
     let best = null;
     for (const { move } of s.legal) {
@@ -56,7 +57,7 @@ test('a whole game with walls against the Random AI, played by clicking the canv
   assert.equal(await page.isVisible('[data-testid=walls-panel]'), true, 'the wall panel shows for Ataxx');
   await page.selectOption('[data-testid=wall-preset]', '01A2');
   await page.waitForFunction(() => window.plyscope.state.game === 'ataxx-01A2' && window.plyscope.state.history.length === 0);
-  const walls = await page.evaluate(() => [...window.plyscope.view.walls].sort((a, b) => a - b));
+  const walls = await page.evaluate(() => window.plyscope.view.cells.filter((c) => c.blocked));
   assert.ok(walls.length >= 8, `the gates layout has walls on the board (${walls.length})`);
 
   // Selecting a piece shows its clone and jump targets apart.
@@ -134,7 +135,7 @@ test('the layout editor toggles mirrored cells; refused layouts show the engine 
   await page.click('[data-testid=wall-play]');
   await page.waitForFunction(() => window.plyscope.state.game === 'ataxx-8020');
   assert.equal(await page.textContent('[data-testid=wall-error]'), '');
-  const walls = await page.evaluate(() => [...window.plyscope.view.walls].length);
+  const walls = await page.evaluate(() => window.plyscope.view.cells.filter((c) => c.blocked).length);
   assert.equal(walls, 5, 'the board has the edited walls');
   await shot(page, 'ataxx-editor');
 

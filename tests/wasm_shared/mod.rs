@@ -237,41 +237,6 @@ fn every_catalogued_game_plays_through_the_browser_api_and_undoes_back() {
 }
 
 #[wasm_bindgen_test]
-fn ataxx_wall_layouts_answer_with_the_engine_s_results_and_messages() {
-    use plyscope::wasm::{
-        ataxx_random_layout, ataxx_wall_cells, ataxx_wall_check, ataxx_wall_toggle,
-    };
-    // The editor's click on b6 toggles b6, f6, b2 and f2 (bit 5).
-    let code = ataxx_wall_toggle("0000", 5 * 7 + 1).unwrap();
-    assert_eq!(code, "0020");
-    assert_eq!(ataxx_wall_cells(&code).unwrap(), vec![8, 12, 36, 40]);
-    assert_eq!(ataxx_wall_toggle(&code, 5 * 7 + 1).unwrap(), "0000");
-    let corner = error_text(ataxx_wall_toggle("0000", 48).unwrap_err());
-    assert!(corner.contains("corner"), "{corner}");
-    // Typed codes: read in hex, checked for a move on each side.
-    assert_eq!(ataxx_wall_check("0x400").unwrap(), "0400");
-    let walled = error_text(ataxx_wall_check("0776").unwrap_err());
-    assert!(walled.contains("move at the start"), "{walled}");
-    let bad = error_text(ataxx_wall_check("zz").unwrap_err());
-    assert!(bad.contains("hex digits"), "{bad}");
-    // A random layout: at most six bits, playable, and the same for the same seed.
-    for seed in 0..20 {
-        let r = ataxx_random_layout(seed);
-        assert_eq!(r, ataxx_random_layout(seed));
-        assert!(u16::from_str_radix(&r, 16).unwrap().count_ones() <= 6);
-        assert_eq!(ataxx_wall_check(&r).unwrap(), r);
-    }
-    // The presets include the engine's named layouts, and each plays.
-    let presets: Vec<serde_json::Value> =
-        serde_wasm_bindgen::from_value(plyscope::wasm::ataxx_wall_presets().unwrap()).unwrap();
-    assert!(presets.iter().any(|p| p["code"] == "0400"));
-    for p in &presets {
-        let id = format!("ataxx-{}", p["code"].as_str().unwrap());
-        assert!(Engine::new(&id).is_ok(), "{id}");
-    }
-}
-
-#[wasm_bindgen_test]
 fn variants_are_edited_checked_and_drawn_through_one_generic_interface() {
     use plyscope::wasm::{random_variant_of, variant_check, variant_edit};
     // Ataxx's editor: a click on b6 (x 1, y 1 from the top-left) toggles b6, f6, b2 and f2.
@@ -298,6 +263,8 @@ fn variants_are_edited_checked_and_drawn_through_one_generic_interface() {
     assert_eq!(variant_check("ataxx-0x400").unwrap(), "ataxx-0400");
     let walled = error_text(variant_check("ataxx-0776").unwrap_err());
     assert!(walled.contains("move at the start"), "{walled}");
+    let bad = error_text(variant_check("ataxx-zz").unwrap_err());
+    assert!(bad.contains("hex digits"), "{bad}");
     // Random variants are playable and fixed by their seed; a game without them says so.
     for seed in 0..10 {
         let r = random_variant_of("ataxx", seed).unwrap();

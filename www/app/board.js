@@ -1,31 +1,37 @@
-// The board on the page: the game's position drawn on the canvas (or as text for games without a
-// board adapter), the legal moves mapped onto cells, the keyboard cursor, a selected source cell,
-// and the hint marks. Input (clicks, swipes, keys) lives in input.js.
-import { GridBoard } from '../board/grid.js';
-import { adapterFor } from '../games.js';
+// The board on the page: the engine's board view drawn by the renderer for its geometry (or the
+// position as text when no renderer draws it), the view's legal moves mapped onto cells, the
+// keyboard cursor, a selected source (a cell or a piece in hand), and the hint marks. The page
+// knows no rules: which cell a move starts from, ends on, or may be reached from is the view's.
+// Input (clicks, swipes, keys) lives in input.js.
+import { boardFor } from '../board/index.js';
 import { state, thinking, humanToMove } from './flow.js';
-
-const SWIPES = ['up', 'down', 'left', 'right'];
 
 const canvas = document.getElementById('board');
 const textBoard = document.getElementById('text-board');
 
-/** The board adapter of the game shown (null when it has none). */
-export let adapter = null;
-/** The adapter's reading of the position. */
+/** The engine's board view of the state shown (null before the first state). */
 export let view = null;
-/** The canvas board (GridBoard), once a game with an adapter was shown. */
+/** The renderer drawing it, or null when none draws its geometry. */
 export let board = null;
 /** The keyboard cursor {x, y}, or null. */
 export let cursor = null;
-/** A chosen source cell {x, y}, for games whose moves go from a cell to a cell, or null. */
+/** A chosen source cell {x, y}, for moves that start from a cell, or null. */
 export let selected = null;
+/** A chosen piece in hand {player, index}, for placements from a hand, or null. */
+export let selectedHand = null;
 
 /** The board's canvas element. */
 export const boardCanvas = canvas;
 
-/** Whether `move` is a swipe (Threes). */
-export const isSwipe = (move) => SWIPES.includes(move);
+const same = (a, b) => !!a && !!b && a.x === b.x && a.y === b.y;
+
+/** The view's move written `text`, or null. */
+export function moveOf(text) {
+  return view ? view.moves.find((m) => m.text === text) || null : null;
+}
+
+/** Whether `text` is a swipe (a move that slides everything one way). */
+export const isSwipe = (text) => moveOf(text)?.kind === 'swipe';
 
 /** Moves the cursor (null: none) and redraws the marks. */
 export function setCursor(c) {
@@ -36,6 +42,14 @@ export function setCursor(c) {
 /** Selects a source cell (null: none) and redraws the marks. */
 export function setSelected(c) {
   selected = c ? { x: c.x, y: c.y } : null;
+  if (c) selectedHand = null;
+  updateBoardDecor();
+}
+
+/** Selects a piece in hand (null: none) and redraws the marks. */
+export function setSelectedHand(slot) {
+  selectedHand = slot ? { player: slot.player, index: slot.index } : null;
+  if (slot) selected = null;
   updateBoardDecor();
 }
 
@@ -45,9 +59,26 @@ export function resetBoard() {
   view = null;
 }
 
-/** Forgets the selected source cell (a new state arrived). */
+/** Forgets the selected source (a new state arrived). */
 export function clearSelection() {
   selected = null;
+  selectedHand = null;
+}
+
+/** Whether move `m` places the piece in hand `slot` {player, index}. */
+export function placesFrom(m, slot) {
+  return !!m.hand && !!slot && m.hand.player === slot.player && m.hand.index === slot.index;
+}
+
+/** The rotations of the piece on cell `c`: the view's rotate moves starting there. */
+export function rotationsOf(c) {
+  return view && c ? view.moves.filter((m) => m.kind === 'rotate' && same(m.from, c)) : [];
+}
+
+/** Whether move `m` (from the view) starts from cell `c`: its origin, or a cell it may be reached
+ * from (an Ataxx clone's neighbours, a Pillbug). */
+export function startsFrom(m, c) {
+  return same(m.from, c) || (m.sources || []).some((s) => same(s, c));
 }
 
 let candidates = []; // [{move, text, best}] marked on the board (a hint's or a running search's)
@@ -70,57 +101,65 @@ export function setCandidates(moves) {
   updateBoardDecor();
 }
 
-/** Legal moves that point at a cell: [{move, x, y, from}], in reading order. */
+/** Legal moves that end on a cell: [{move, x, y, kind, from, sources, hand}], in reading order. */
 export function moveCells() {
-  if (!adapter || !view || !state) return [];
+  if (!view || !state) return [];
   const out = [];
-  for (const m of state.legal) {
-    const t = adapter.target(m.move, view);
-    if (t) out.push({ move: m.move, x: t.x, y: t.y, from: adapter.source(m.move, view) });
+  for (const m of view.moves) {
+    if (!m.to) continue;
+    out.push({ move: m.text, x: m.to.x, y: m.to.y, kind: m.kind, from: m.from || null, sources: m.sources || [], hand: m.hand || null });
   }
   out.sort((a, b) => a.y - b.y || a.x - b.x);
   return out;
 }
 
-/** Whether move cell `m` starts from cell `sel`. */
-export function startsFrom(m, sel) {
-  if (adapter?.startsFrom) return adapter.startsFrom(m, sel);
-  return !!m.from && m.from.x === sel.x && m.from.y === sel.y;
+/** Whether the game is played by swiping and a swipe is legal now. */
+export function swipeGame() {
+  return !!view && view.moves.some((m) => m.kind === 'swipe');
 }
 
-/** Whether the game is played by swiping (Threes) and a swipe is legal now. */
-export function swipeGame() {
-  return !!state && adapter?.style === 'tiles' && state.legal.some((m) => SWIPES.includes(m.move));
+/** The legal move that swipes in `direction`, or null. */
+export function swipeMove(direction) {
+  return view ? view.moves.find((m) => m.kind === 'swipe' && m.direction === direction) || null : null;
 }
 
 /** The cell a move text points at, or null. */
-export function targetOf(move) {
-  return adapter && view ? adapter.target(move, view) : null;
+export function targetOf(text) {
+  return moveOf(text)?.to || null;
 }
 
 /** The client (CSS pixel) centre of the cell a move text points at, or null. */
-export function cellCenterOf(move) {
-  const t = targetOf(move);
+export function cellCenterOf(text) {
+  const t = targetOf(text);
   return t && board ? board.cellCenter(t.x, t.y) : null;
 }
 
-/** Redraws the marks: the human's legal targets, the cursor and the selected cell. */
+/** The client (CSS pixel) centre of a cell, or null. */
+export function cellCenter(c) {
+  return c && board ? board.cellCenter(c.x, c.y) : null;
+}
+
+/** The grid's size {w, h} for geometries that have one, else null. */
+export function gridSize() {
+  const g = view?.geometry;
+  return g && g.width && g.height ? { w: g.width, h: g.height } : null;
+}
+
+/** Redraws the marks: the human's legal targets, the cursor and the selected source. */
 export function updateBoardDecor() {
   if (!board || !view) return;
   const human = humanToMove() && !thinking;
   const cells = human ? moveCells() : [];
-  // In games whose moves may start from a cell chosen first (Ataxx), each target says whether a
-  // move reaches it without leaving a cell (a clone: its text names no source) or only by one that
-  // does (a jump), so boards draw the two apart, before and after a piece is picked.
-  const kinds = !!adapter?.startsFrom;
-  const kindOf = (list) => (list.some((c) => !c.from) ? 'clone' : 'jump');
+  // Moves that start from a cell chosen first and move kinds the board draws apart (Ataxx's clones
+  // and jumps): each target says whether a move reaches it without leaving a cell (a clone) or
+  // only by one that does (a jump), before and after a piece is picked.
   let hints = cells;
   if (selected) hints = cells.filter((c) => startsFrom(c, selected));
-  if (kinds) {
-    const byCell = new Map();
-    for (const c of hints) byCell.set(c.y * 1024 + c.x, [...(byCell.get(c.y * 1024 + c.x) || []), c]);
-    hints = [...byCell.values()].map((list) => ({ ...list[0], kind: kindOf(list) }));
-  }
+  else if (selectedHand) hints = cells.filter((c) => placesFrom(c, selectedHand));
+  const byCell = new Map();
+  for (const c of hints) byCell.set(`${c.x},${c.y}`, [...(byCell.get(`${c.x},${c.y}`) || []), c]);
+  const kindOf = (list) => (list.some((c) => c.kind === 'clone') ? 'clone' : list.some((c) => c.kind === 'jump') ? 'jump' : null);
+  hints = [...byCell.values()].map((list) => ({ x: list[0].x, y: list[0].y, move: list[0].move, kind: kindOf(list) }));
   const marks = [];
   for (const c of candidates) {
     const t = targetOf(c.move);
@@ -132,40 +171,42 @@ export function updateBoardDecor() {
     cursor,
     showCursor: human && cursor != null && cells.length > 0,
     selected,
+    selectedHand,
   });
 }
 
-/** Draws the state's position (lastMove: the move that led to it, animated). */
-export function renderBoard(lastMove) {
-  adapter = adapterFor(state.game);
-  if (adapter) {
-    const prevW = view?.w;
-    view = adapter.parse(state.position, state.game);
+/** Draws the state's view (`animate`: a move led to it). */
+export function renderBoard(animate) {
+  const prevSize = gridSize();
+  view = state.view || null;
+  board = view ? boardFor(canvas, view, board) : board;
+  if (view && board) {
     canvas.hidden = false;
     textBoard.hidden = true;
-    if (!board) board = new GridBoard(canvas, adapter.style);
-    board.setStyle(adapter.style);
-    if (prevW !== view.w) cursor = null;
-    const lastText = lastMove ?? state.history[state.history.length - 1];
-    const last = lastText ? adapter.target(lastText, view) : null;
+    const size = gridSize();
+    if (!prevSize || !size || prevSize.w !== size.w || prevSize.h !== size.h) cursor = null;
     // Only a move animates: a position set, a new game or a take-back is shown at once.
-    const swipe = SWIPES.includes(lastText) && lastMove != null ? lastText : null;
-    const from = lastText ? adapter.source(lastText, view) : null;
-    board.setView(view, { last, from, swipe, labels: { col: adapter.colLabel, row: adapter.rowLabel } }, lastMove != null);
+    board.setView(view, !!animate);
     // Swipe games take pointer drags on the board; the page must not scroll under the finger.
-    canvas.style.touchAction = adapter.style === 'tiles' ? 'none' : '';
+    canvas.style.touchAction = swipeGame() || view.geometry.kind === 'tiles' ? 'none' : '';
   } else {
-    view = null;
     canvas.hidden = true;
     textBoard.hidden = false;
     textBoard.textContent = state.position;
   }
   // As in the seed: each turn starts with the cursor on the first valid move (unless it is on one).
-  if (adapter) {
+  if (view && board) {
     const cells = moveCells();
     const onMove = cursor && cells.some((c) => c.x === cursor.x && c.y === cursor.y);
     if (!onMove && cells.length) cursor = { x: cells[0].x, y: cells[0].y };
     if (!cursor) cursor = { x: 0, y: 0 };
   }
   updateBoardDecor();
+}
+
+/** The view's label of a cell (`d3`), for messages. */
+export function cellName(c) {
+  const l = view?.labels;
+  if (!l || !c) return c ? `(${c.x}, ${c.y})` : '';
+  return `${l.columns[c.x] ?? c.x}${l.rows[c.y] ?? c.y}`;
 }

@@ -128,7 +128,8 @@ function failed(e, prefix = '', suffix = '') {
 
 /** Takes a new state from the engine and has it drawn and saved. */
 export function applyState(s, lastMove) {
-  if ((lastMove === 'pass' || lastMove === '0000') && state?.players.includes(state.to_move)) {
+  // A pass: the new state's view says what the last move was.
+  if (lastMove && s?.view?.last?.kind === 'pass' && state?.players.includes(state.to_move)) {
     emit('passed', state.to_move);
   }
   const changed = !s || !state || s.position !== state.position;
@@ -389,7 +390,7 @@ export async function analyse(detail) {
       const line = [...state.history, ...state.redo];
       const recStart = client.record?.start ?? null;
       for (let k = line.length; k >= 0; k--) {
-        if ((await client.preview(state.game, recStart, line.slice(0, k))) === detail.rootPosition) {
+        if ((await client.preview(state.game, recStart, line.slice(0, k))).position === detail.rootPosition) {
           start = recStart;
           moves = [...line.slice(0, k), ...tail];
           from = k;

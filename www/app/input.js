@@ -3,30 +3,43 @@
 // levels, pause, step, hint, and the Konami code).
 import { state, thinking, humanToMove, humanPlay, sideIndex, undo, redo, restart, togglePause, step, suggest, cancelSearch } from './flow.js';
 import {
-  adapter,
   view,
   board,
   cursor,
   selected,
   boardCanvas as canvas,
   moveCells,
+  selectedHand,
   startsFrom,
+  placesFrom,
+  rotationsOf,
   swipeGame,
+  swipeMove,
+  cellName,
   setCursor,
   setSelected,
+  setSelectedHand,
   updateBoardDecor,
 } from './board.js';
 import { changeLevel, toggleAiPlays, playerName } from './players.js';
 import { say, toast, onlyPass } from './status.js';
 import { treeRoot } from './tree-panel.js';
+import { renderMoveButtons } from './moves.js';
 
-/** A click (or Space) on cell `c` {x, y}. */
-export function cellClicked(c) {
-  if (!c || !state || state.outcome) return;
+const same = (a, b) => !!a && !!b && a.x === b.x && a.y === b.y;
+
+/** A click (or Space) on what the renderer's hitTest found: a cell {x, y} or a piece in hand
+ * {hand: {player, index}}. On a cell: plays the one legal move ending there (from the selected
+ * source, when one is selected), or picks the cell as the source of the moves that start from it. On
+ * a piece in hand: picks it as the source of the moves that place it. */
+export function cellClicked(hit) {
+  if (!hit || !state || state.outcome) return;
   if (thinking || !humanToMove()) {
     say('Wait: it is the AI’s turn.', true);
     return;
   }
+  if (hit.hand) return handClicked(hit.hand);
+  const c = hit;
   setCursor(c);
   if (onlyPass()) {
     say(`${playerName(state.to_move)} has no move here and must pass: press Pass (or Space).`, true);
@@ -34,18 +47,26 @@ export function cellClicked(c) {
   }
   const cells = moveCells();
   const here = cells.filter((m) => m.x === c.x && m.y === c.y);
-  if (selected) {
-    const m = here.find((h) => startsFrom(h, selected));
-    if (m) return humanPlay(m.move);
+  if (selectedHand) {
+    const m = distinctMoves(here.filter((h) => placesFrom(h, selectedHand)));
+    if (m.length === 1) return humanPlay(m[0]);
   }
-  const distinct = [...new Set(here.map((h) => h.move))];
-  if (distinct.length === 1 && !selected) return humanPlay(distinct[0]);
-  // A piece of the side to move from which a move starts: select it (again, to change the choice).
-  const own = view && view.cells[c.y * view.w + c.x] === sideIndex();
-  if (cells.some((m) => m.from && m.from.x === c.x && m.from.y === c.y) || (own && cells.some((m) => startsFrom(m, c)))) {
+  if (selected) {
+    const from = here.filter((h) => startsFrom(h, selected));
+    // The selected piece's own move first (a Pillbug's throw of a neighbour may end there too).
+    const own = distinctMoves(from.filter((h) => same(h.from, selected)));
+    const m = own.length ? own : distinctMoves(from);
+    if (m.length === 1) return humanPlay(m[0]);
+  }
+  const distinct = distinctMoves(here);
+  if (distinct.length === 1 && !selected && !selectedHand) return humanPlay(distinct[0]);
+  // A cell from which moves start (a piece to move, a piece a clone grows from, a piece to turn):
+  // select it (again, to change the choice). Rotations of the selected piece show as buttons.
+  if (cells.some((m) => startsFrom(m, c)) || rotationsOf(c).length) {
     const again = selected && selected.x === c.x && selected.y === c.y;
-    if (!again && adapter?.startsFrom) say('Filled dots: clone (the piece stays); dashed rings: jump (the piece leaves its cell).');
     setSelected(again ? null : c);
+    if (state.to_move !== 'chance') renderMoveButtons();
+    if (!again) explainTargets(c);
     return;
   }
   if (distinct.length === 1) return humanPlay(distinct[0]);
@@ -53,22 +74,54 @@ export function cellClicked(c) {
     say('Choose where the piece comes from first.', true);
     return;
   }
-  const name = adapter ? adapter.cellName(c.x, c.y) : '';
-  say(`${name} is not a valid move here.`, true);
+  say(`${cellName(c)} is not a valid move here.`, true);
   updateBoardDecor();
 }
 
-// Swipe games (Threes): a drag across the board by finger or mouse plays the swipe in its main
-// direction; the click that ends a drag is not a cell click.
+/** The distinct move texts of a list of move cells. */
+function distinctMoves(list) {
+  return [...new Set(list.map((h) => h.move))];
+}
+
+/** A click on a piece in hand: selects it (again: unselects it) when a move places it. */
+function handClicked(slot) {
+  if (!view.moves.some((m) => placesFrom(m, slot))) {
+    say('That piece cannot be placed now.', true);
+    return;
+  }
+  const again = placesFrom({ hand: selectedHand }, slot);
+  setSelectedHand(again ? null : slot);
+  if (state.to_move !== 'chance') renderMoveButtons();
+  if (!again) say('Pick a marked cell to place the piece.');
+}
+
+/** Says how the selected piece's targets are marked when it has moves of several kinds. */
+function explainTargets(c) {
+  const kinds = new Set(moveCells().filter((m) => startsFrom(m, c)).map((m) => m.kind));
+  if (kinds.has('clone') && kinds.has('jump')) say('Filled dots: clone (the piece stays); dashed rings: jump (the piece leaves its cell).');
+  else if (rotationsOf(c).length) say('Pick a target, or turn the piece with ↺ ↻ beside the board.');
+}
+
+// Swipe games: a drag across the board by finger or mouse plays the swipe in its main direction.
+// Other games: a drag from a source (a piece on the board, or in hand) to another cell picks the
+// source and then the target, as two clicks would. The click that ends a drag is not a cell click.
 let drag = null;
+let press = null;
 let dragged = false;
 canvas.addEventListener('pointerdown', (ev) => {
   dragged = false;
-  if (adapter?.style !== 'tiles') return;
+  press = null;
+  if (!swipeGame()) {
+    if (board) press = { hit: board.hitTest(ev.clientX, ev.clientY), id: ev.pointerId };
+    return;
+  }
   drag = { x: ev.clientX, y: ev.clientY, id: ev.pointerId };
   canvas.setPointerCapture?.(ev.pointerId);
 });
 canvas.addEventListener('pointerup', (ev) => {
+  const p = press;
+  press = null;
+  if (p && p.id === ev.pointerId && board && p.hit) dragToCell(p.hit, board.hitTest(ev.clientX, ev.clientY));
   const d = drag;
   drag = null;
   if (!d || d.id !== ev.pointerId) return;
@@ -79,16 +132,38 @@ canvas.addEventListener('pointerup', (ev) => {
   dragged = true;
   const dir = Math.abs(dx) > Math.abs(dy) ? (dx > 0 ? 'right' : 'left') : dy > 0 ? 'down' : 'up';
   if (!swipeGame()) return;
-  if (!state.legal.some((m) => m.move === dir)) {
+  const m = swipeMove(dir);
+  if (!m) {
     say(`Nothing can move ${dir}.`, true);
     return;
   }
-  humanPlay(dir);
+  humanPlay(m.text);
 });
-canvas.addEventListener('pointercancel', () => (drag = null));
+canvas.addEventListener('pointercancel', () => {
+  drag = null;
+  press = null;
+});
+
+/** A press on `from` let go on another cell `to`: when moves start from `from`, pick it as the
+ * source and `to` as the target. */
+function dragToCell(from, to) {
+  if (!to || to.hand || !view || !state || state.outcome || thinking || !humanToMove()) return;
+  if (!from.hand && same(from, to)) return;
+  const cells = moveCells();
+  if (from.hand) {
+    if (!cells.some((m) => placesFrom(m, from.hand))) return;
+    setSelectedHand(from.hand);
+  } else {
+    if (!cells.some((m) => startsFrom(m, from))) return;
+    setSelected(from);
+  }
+  dragged = true;
+  cellClicked(to);
+}
+
 canvas.addEventListener('click', (ev) => {
   if (!board) return;
-  if (dragged || adapter?.style === 'tiles') {
+  if (dragged || view?.geometry?.kind === 'tiles') {
     dragged = false;
     if (swipeGame() && humanToMove()) say('Swipe across the board (or use the arrow keys) to move the cards.');
     return;
@@ -105,7 +180,8 @@ let konamiAt = 0;
 function cycleMove(dir) {
   const cells = moveCells();
   if (!cells.length || !view) return;
-  const key = (c) => c.y * view.w + c.x;
+  // Reading order (moveCells is sorted by row, then column), whatever the geometry.
+  const key = (c) => c.y * 65536 + c.x;
   const cur = cursor ? key(cursor) : -1;
   let next;
   if (dir > 0) next = cells.find((c) => key(c) > cur) || cells[0];
@@ -114,10 +190,12 @@ function cycleMove(dir) {
   setCursor(next);
 }
 
-function moveCursor(dx, dy) {
-  if (!view) return;
-  const c = cursor || { x: 0, y: 0 };
-  setCursor({ x: Math.min(view.w - 1, Math.max(0, c.x + dx)), y: Math.min(view.h - 1, Math.max(0, c.y + dy)) });
+/** Moves the keyboard cursor the way an arrow key points; the renderer says which cell that is
+ * (on a hex board too); at the edge it stays. */
+function moveCursor(key) {
+  if (!board) return;
+  const next = board.step(cursor || { x: 0, y: 0 }, key);
+  if (next) setCursor(next);
 }
 
 document.addEventListener('keydown', (ev) => {
@@ -152,9 +230,9 @@ document.addEventListener('keydown', (ev) => {
   if (ev.altKey) return;
   // Games whose moves are directions (Threes' swipes): the arrows play them.
   const dir = { ArrowLeft: 'left', ArrowRight: 'right', ArrowUp: 'up', ArrowDown: 'down' }[ev.key];
-  if (dir && !ev.shiftKey && state && !moveCells().length && state.legal.some((m) => m.move === dir)) {
+  if (dir && !ev.shiftKey && state && !moveCells().length && swipeMove(dir)) {
     ev.preventDefault();
-    humanPlay(dir);
+    humanPlay(swipeMove(dir).text);
     return;
   }
   if (dir && !ev.shiftKey && swipeGame()) {
@@ -165,19 +243,19 @@ document.addEventListener('keydown', (ev) => {
   switch (ev.key) {
     case 'ArrowLeft':
       ev.preventDefault();
-      ev.shiftKey ? moveCursor(-1, 0) : cycleMove(-1);
+      ev.shiftKey ? moveCursor('ArrowLeft') : cycleMove(-1);
       break;
     case 'ArrowRight':
       ev.preventDefault();
-      ev.shiftKey ? moveCursor(1, 0) : cycleMove(1);
+      ev.shiftKey ? moveCursor('ArrowRight') : cycleMove(1);
       break;
     case 'ArrowUp':
       ev.preventDefault();
-      moveCursor(0, -1);
+      moveCursor('ArrowUp');
       break;
     case 'ArrowDown':
       ev.preventDefault();
-      moveCursor(0, 1);
+      moveCursor('ArrowDown');
       break;
     case ' ':
       if (onControl) return;

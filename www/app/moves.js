@@ -2,7 +2,7 @@
 // text), the list of moves played (and taken back), and the text box with the position, the game
 // record and a move to type.
 import { state, thinking, humanToMove, humanPlay, setPosition, replayRecord, goToPly } from './flow.js';
-import { moveCells } from './board.js';
+import { view, selected, rotationsOf } from './board.js';
 import { sayingError, onlyPass } from './status.js';
 import { showPlyTree } from './tree-panel.js';
 
@@ -16,33 +16,17 @@ const el = {
   setPosition: $('set-position'),
   moveInput: $('move-input'),
   playMove: $('play-move'),
+  rotate: $('rotate-controls'),
+  rotateCcw: $('rotate-ccw'),
+  rotateCw: $('rotate-cw'),
 };
 
 /** Draws the move buttons, the move list and the text boxes for the state. */
 export function renderMoves() {
-  // Moves that have no cell (pass, swipes, games without a board adapter).
-  // At a chance turn the buttons stay (disabled by updateControls), so that the controls do not
-  // jump between a swipe and its deal.
-  const cellMoves = new Set(moveCells().map((c) => c.move));
-  if (state.to_move !== 'chance') {
-    const must = !!onlyPass() && humanToMove();
-    el.moveButtons.replaceChildren();
-    for (const m of state.legal) {
-      if (cellMoves.has(m.move)) continue;
-      const b = document.createElement('button');
-      b.textContent = m.move === 'pass' || m.move === '0000' ? 'Pass' : m.move;
-      if (m.move === '0000') b.title = 'Pass (written 0000)';
-      b.dataset.move = m.move;
-      b.disabled = !humanToMove() || !!thinking;
-      // Passing is all the player can do: the button says so.
-      if (must) {
-        b.classList.add('must');
-        b.title = 'You have no move: pass';
-      }
-      b.addEventListener('click', () => humanPlay(m.move));
-      el.moveButtons.append(b);
-    }
-  }
+  // Moves that end on no cell (pass, swipes, rotations of the selected piece), and every move when
+  // the board is shown as text. At a chance turn the buttons stay (disabled by updateControls), so
+  // that the controls do not jump between a swipe and its deal.
+  if (state.to_move !== 'chance') renderMoveButtons();
 
   // Move list: a click (or Enter) on a move shows the position after it.
   el.moveList.replaceChildren();
@@ -69,6 +53,58 @@ export function renderMoves() {
   // Moves may contain spaces (Threes' deals): such records are written with commas.
   const sep = state.history.some((m) => /\s/.test(m)) ? ', ' : ' ';
   if (document.activeElement !== el.recordText) el.recordText.value = state.history.join(sep);
+}
+
+/**
+ * The buttons for the moves the board does not take: those ending on no cell (a pass; every move
+ * when the board is shown as text). Rotations of the selected piece go to the two turn buttons
+ * beside the board (↺ anticlockwise, ↻ clockwise), shown only while that piece can turn.
+ */
+export function renderMoveButtons() {
+  el.moveButtons.replaceChildren();
+  const must = !!onlyPass() && humanToMove();
+  const drawn = !!view && !document.getElementById('board').hidden;
+  const moves = view ? view.moves : state.legal.map((l) => ({ text: l.move, kind: 'move' }));
+  for (const m of moves) {
+    if (drawn && (m.to || m.kind === 'rotate')) continue;
+    const b = document.createElement('button');
+    b.textContent = m.kind === 'pass' ? 'Pass' : m.text;
+    if (m.kind === 'pass' && m.text !== 'pass') b.title = `Pass (written ${m.text})`;
+    b.dataset.move = m.text;
+    b.dataset.kind = m.kind;
+    b.disabled = !humanToMove() || !!thinking;
+    // Passing is all the player can do: the button says so.
+    if (must) {
+      b.classList.add('must');
+      b.title = 'You have no move: pass';
+    }
+    b.addEventListener('click', () => humanPlay(m.text));
+    el.moveButtons.append(b);
+  }
+  renderTurnButtons(drawn ? rotationsOf(selected) : []);
+}
+
+/** Shows the turn buttons for `turns` (rotate moves of one piece), or hides them. */
+function renderTurnButtons(turns) {
+  const ccw = turns.find((m) => m.rotation < 0);
+  const cw = turns.find((m) => m.rotation > 0);
+  const enabled = humanToMove() && !thinking;
+  el.rotate.hidden = !ccw && !cw;
+  for (const [b, m] of [
+    [el.rotateCcw, ccw],
+    [el.rotateCw, cw],
+  ]) {
+    b.hidden = !m;
+    b.dataset.move = m ? m.text : '';
+    b.title = m ? `${m.text} (${Math.abs(m.rotation)}° ${m.rotation < 0 ? 'anticlockwise' : 'clockwise'})` : '';
+    b.disabled = !m || !enabled;
+  }
+}
+
+for (const b of [el.rotateCcw, el.rotateCw]) {
+  b.addEventListener('click', () => {
+    if (b.dataset.move) humanPlay(b.dataset.move);
+  });
 }
 
 el.moveList.addEventListener('click', (ev) => {

@@ -3,7 +3,7 @@
 import { titleCase } from '../games.js';
 import { LEVELS, settings } from './settings.js';
 import { state, thinking, gameEntry, sideIndex, isAi, save, stopThinking, redraw, advance } from './flow.js';
-import { adapter } from './board.js';
+import { view } from './board.js';
 import { say } from './status.js';
 
 const panel = document.getElementById('players');
@@ -21,7 +21,8 @@ export function levelName(id) {
 
 /** The colour of side `i`'s pieces. */
 export function pieceColour(i) {
-  const style = adapter?.style;
+  if (view && Array.isArray(view.colours) && view.colours[i]) return view.colours[i];
+  const style = view?.style;
   if (style === 'marks') return i === 0 ? '#c0392b' : '#1f5fa8';
   return i === 0 ? '#161616' : '#f4f4f0';
 }

@@ -45,7 +45,7 @@ function defaultSides() {
  * `previous` holds the records of games a new game replaced, latest last.
  */
 export const settings = {
-  game: 'tictactoe',
+  game: '', // the catalogue's first game until one is chosen
   sides: defaultSides(),
   perGame: {},
   paused: false,

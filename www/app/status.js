@@ -4,7 +4,7 @@
 import { outcomeBanner } from '../games.js';
 import { settings } from './settings.js';
 import { state, thinking, sideIndex, isAi, humanToMove, canUndo } from './flow.js';
-import { adapter, view, boardCanvas, swipeGame } from './board.js';
+import { view, boardCanvas, swipeGame } from './board.js';
 import { playerName, levelName, pieceColour } from './players.js';
 
 const $ = (id) => document.getElementById(id);
@@ -94,21 +94,24 @@ export function renderStatus(entry) {
         : `${who} to move — ${what}${paused}`;
   }
   el.score.replaceChildren();
-  if (adapter?.style === 'tiles' && view) {
-    // Threes: the score and the next card, drawn as a small card in its colour.
+  const scores = view ? view.scores : [];
+  const next = view ? view.info.find((x) => x.label === 'next') : null;
+  if (state.players.length === 1) {
+    // One player: the score in its unit, and what comes next drawn as a small card in its colour.
     const sc = document.createElement('span');
     sc.className = 'score-side';
     sc.dataset.testid = 'score-0';
-    sc.textContent = `Score ${view.points.toLocaleString('en')}`;
+    sc.textContent = scores.length ? `Score ${scores[0].text}` : playerName(state.players[0]);
     el.score.append(sc);
-    if (view.next) {
+    if (next) {
       const nx = document.createElement('span');
       nx.className = 'next-hint';
       nx.dataset.testid = 'next-card';
       const card = document.createElement('span');
-      card.className = `next-card ${view.next === '1' ? 'one' : view.next === '2' ? 'two' : 'high'}`;
-      card.textContent = view.next === 'bonus' ? '+' : view.next;
-      card.title = view.next === 'bonus' ? 'A bonus card (6 or more)' : `The next card is a ${view.next}`;
+      const kind = next.piece ? next.piece.kind : '';
+      card.className = `next-card ${kind === 'one' ? 'one' : kind === 'two' ? 'two' : 'high'}`;
+      card.textContent = next.piece?.label ?? next.text;
+      card.title = `The next card: ${next.text}`;
       nx.append(document.createTextNode('Next'), card);
       el.score.append(nx);
     }
@@ -117,14 +120,13 @@ export function renderStatus(entry) {
     s.className = 'score-side';
     s.dataset.testid = `score-${p}`;
     if (p === i && !state.outcome) s.classList.add('to-move');
-    if (adapter?.style !== 'tiles') {
-      const chip = document.createElement('span');
-      chip.className = 'chip';
-      chip.style.background = pieceColour(p);
-      s.append(chip);
-    }
+    const chip = document.createElement('span');
+    chip.className = 'chip';
+    chip.style.background = pieceColour(p);
+    s.append(chip);
     let text = playerName(name);
-    if (adapter?.score && view) text += ` ${view.cells.filter((c) => c === p).length}`;
+    const score = scores.find((x) => x.player === p);
+    if (score) text += ` ${score.text}`;
     s.append(document.createTextNode(text));
     el.score.append(s);
   });
@@ -145,10 +147,11 @@ $('banner-close').addEventListener('click', () => {
   el.banner.hidden = true;
 });
 
-/** The players' scores as the page counts them ("58–6"), or '' for games without one. */
+/** The players' scores as the engine gives them ("58–6"), or '' for games without one each. */
 function scoreLine() {
-  if (!adapter?.score || !view) return '';
-  return state.players.map((_, p) => view.cells.filter((c) => c === p).length).join('–');
+  if (!view || state.players.length < 2) return '';
+  const scores = state.players.map((_, p) => view.scores.find((s) => s.player === p));
+  return scores.every(Boolean) ? scores.map((s) => s.text).join('–') : '';
 }
 
 /** The result in words with the score: "White wins 58–6", "Draw 32–32", "Score 1,234". */
@@ -165,9 +168,8 @@ function resultText() {
 
 /** The move that passes, when passing is all the player to move can do (else null). */
 export function onlyPass() {
-  if (!state || state.outcome || state.legal.length !== 1) return null;
-  const m = state.legal[0].move;
-  return m === 'pass' || m === '0000' ? m : null;
+  if (!state || state.outcome || !view || view.moves.length !== 1) return null;
+  return view.moves[0].kind === 'pass' ? view.moves[0].text : null;
 }
 
 /** The board's text alternative: the game, who is to move, the score, the last move. */
@@ -175,8 +177,8 @@ function describeBoard(entry) {
   const parts = [entry ? entry.name : state.game];
   if (state.outcome) parts.push(outcomeBanner(state.outcome));
   else if (state.players.includes(state.to_move)) parts.push(`${playerName(state.to_move)} to move`);
-  if (adapter?.score && view) {
-    parts.push(state.players.map((n, p) => `${playerName(n)} ${view.cells.filter((c) => c === p).length}`).join(', '));
+  if (view && view.scores.length) {
+    parts.push(view.scores.map((s) => (s.player != null && state.players[s.player] ? `${playerName(state.players[s.player])} ${s.text} ${s.unit}` : `${s.text} ${s.unit}`)).join(', '));
   }
   const last = state.history[state.history.length - 1];
   if (last) parts.push(`last move ${last}`);

@@ -1,9 +1,10 @@
-// Square-grid board renderer (tic-tac-toe, Reversi, Ataxx): draws a view on a canvas, sharp at any
-// devicePixelRatio, animates placed and flipped pieces, and turns clicks into cells.
+// Square-grid board renderer (square boards and sliding tiles): draws the engine's board view on a
+// canvas, sharp at any devicePixelRatio, animates placed, flipped, jumping and sliding pieces, and
+// turns clicks into cells. It reads the view alone: cells and their pieces, walls, labels, the look
+// asked for (view.style), the players' colours, and the last move.
 //
-// view = {w, h, cells: Array<0|1|null>, walls: Set<index>}
-// decor = {hints: [{x,y}], last: {x,y}|null, cursor: {x,y}|null, selected: {x,y}|null,
-//          showCursor: bool, labels: {col(x), row(y)}}
+// setView(view, animate)   view: the engine's BoardView (geometry square or tiles)
+// setDecor({hints: [{x, y, kind}], cursor: {x,y}|null, selected: {x,y}|null, showCursor: bool})
 
 const PLACE_MS = 180;
 const FLIP_MS = 360;
@@ -60,13 +61,39 @@ function reducedMotion() {
   return window.matchMedia && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
 }
 
+/**
+ * The grid a board view describes: {w, h, cells, kinds, walls}. `cells[i]` is what the animations
+ * compare: the owner of the top piece (0, 1, ...), or a card's value on sliding tiles; `kinds[i]`
+ * the top piece's kind.
+ */
+export function gridOf(view) {
+  const g = view.geometry || {};
+  const w = g.width || 0;
+  const h = g.height || 0;
+  const cells = new Array(w * h).fill(null);
+  const kinds = new Array(w * h).fill(null);
+  const walls = new Set();
+  for (const c of view.cells || []) {
+    if (c.at.x < 0 || c.at.y < 0 || c.at.x >= w || c.at.y >= h) continue;
+    const i = c.at.y * w + c.at.x;
+    if (c.blocked) walls.add(i);
+    const top = c.pieces[c.pieces.length - 1];
+    if (!top) continue;
+    kinds[i] = top.kind;
+    cells[i] = g.kind === 'tiles' ? Number(top.label) : (top.owner ?? null);
+  }
+  return { w, h, cells, kinds, walls };
+}
+
 export class GridBoard {
-  /** @param {HTMLCanvasElement} canvas @param {'discs'|'marks'} style */
-  constructor(canvas, style = 'discs') {
+  /** @param {HTMLCanvasElement} canvas */
+  constructor(canvas) {
     this.canvas = canvas;
     this.ctx = canvas.getContext('2d');
-    this.style = style;
-    this.view = null;
+    this.style = 'discs';
+    this.colours = null; // the players' colours when the view gives them
+    this.boardView = null; // the engine's view last shown
+    this.view = null; // its grid (gridOf)
     this.decor = { hints: [], last: null, cursor: null, selected: null, showCursor: false };
     this.anims = new Map(); // cell index -> {kind, from, to, start, delay}
     this.rainbow = false;
@@ -82,11 +109,6 @@ export class GridBoard {
     cancelAnimationFrame(this.frame);
   }
 
-  setStyle(style) {
-    this.style = style;
-    this.request();
-  }
-
   resize() {
     const r = this.canvas.getBoundingClientRect();
     const dpr = window.devicePixelRatio || 1;
@@ -100,15 +122,25 @@ export class GridBoard {
     this.request();
   }
 
-  /** Shows a new position; when `animate` (a move was played), pieces that appeared or changed
-   * owner since the last one are animated. */
-  setView(view, decor = {}, animate = true) {
+  /** Shows the engine's board view; when `animate` (a move was played), pieces that appeared or
+   * changed owner since the last view are animated (a jump travels, a swipe slides the cards). */
+  setView(boardView, animate = true) {
+    const view = gridOf(boardView);
     const prev = this.view;
     const now = performance.now();
-    if (animate && prev && prev.w === view.w && prev.h === view.h && !reducedMotion() && this.style === 'tiles' && decor.swipe) {
-      this.slide(prev, view, decor.swipe, now);
-    } else if (animate && prev && prev.w === view.w && prev.h === view.h && !reducedMotion()) {
-      const origin = decor.last;
+    this.boardView = boardView;
+    this.style = THEMES[boardView.style] ? boardView.style : 'discs';
+    this.colours = Array.isArray(boardView.colours) && boardView.colours.length ? boardView.colours : null;
+    const lastMove = boardView.last || null;
+    const last = lastMove?.to || null;
+    const from = lastMove && lastMove.kind === 'jump' ? lastMove.from : null;
+    const swipe = lastMove && lastMove.kind === 'swipe' ? lastMove.direction : null;
+    const labels = boardView.labels ? { col: (x) => boardView.labels.columns[x] ?? '', row: (y) => boardView.labels.rows[y] ?? '' } : null;
+    const same = animate && prev && prev.w === view.w && prev.h === view.h && !reducedMotion();
+    if (same && this.style === 'tiles' && swipe) {
+      this.slide(prev, view, swipe, now);
+    } else if (same) {
+      const origin = last;
       for (let i = 0; i < view.cells.length; i++) {
         const a = prev.cells[i];
         const b = view.cells[i];
@@ -116,7 +148,6 @@ export class GridBoard {
         const x = i % view.w;
         const y = Math.floor(i / view.w);
         const dist = origin ? Math.max(Math.abs(x - origin.x), Math.abs(y - origin.y)) : 0;
-        const from = decor.from;
         if (b != null && a == null && from && origin && origin.x === x && origin.y === y) {
           // A jump (Ataxx): the piece travels from its origin, rising a little on the way.
           this.anims.set(i, { kind: 'jump', to: b, start: now, delay: 0, ox: from.x - x, oy: from.y - y });
@@ -129,7 +160,7 @@ export class GridBoard {
       this.anims.clear();
     }
     this.view = view;
-    this.decor = { ...this.decor, ...decor };
+    this.decor = { ...this.decor, last, from: lastMove?.from || null, labels };
     this.request();
   }
 
@@ -204,7 +235,8 @@ export class GridBoard {
     return { x0, y0, cell, margin };
   }
 
-  /** The cell under a point given in client (CSS) coordinates, or null. */
+  /** The cell under a point given in client (CSS) coordinates, or null (this renderer draws no
+   * pieces in hand, so it never answers `{hand}`). */
   hitTest(clientX, clientY) {
     if (!this.view) return null;
     const r = this.canvas.getBoundingClientRect();
@@ -213,6 +245,19 @@ export class GridBoard {
     const { x0, y0, cell } = this.geometry();
     const x = Math.floor((px - x0) / cell);
     const y = Math.floor((py - y0) / cell);
+    if (x < 0 || y < 0 || x >= this.view.w || y >= this.view.h) return null;
+    return { x, y };
+  }
+
+  /** The cell an arrow key (`ArrowUp`, `ArrowDown`, `ArrowLeft`, `ArrowRight`) leads to from
+   * `coord` for the keyboard cursor, or null at the board's edge (or for another key). */
+  step(coord, key) {
+    if (!this.view) return null;
+    const d = { ArrowUp: [0, -1], ArrowDown: [0, 1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] }[key];
+    if (!d) return null;
+    const c = coord || { x: 0, y: 0 };
+    const x = c.x + d[0];
+    const y = c.y + d[1];
     if (x < 0 || y < 0 || x >= this.view.w || y >= this.view.h) return null;
     return { x, y };
   }
@@ -229,7 +274,14 @@ export class GridBoard {
 
   playerColour(p, t) {
     if (this.rainbow) return `hsl(${(p * 180 + t / 12) % 360}, 80%, ${p ? 70 : 40}%)`;
-    return THEMES[this.style].players[p];
+    if (this.colours && this.colours[p]) return this.colours[p];
+    const players = THEMES[this.style].players;
+    return players[p] ?? `hsl(${(p * 97) % 360}, 60%, 50%)`;
+  }
+
+  rimColour(th, p) {
+    if (this.colours) return 'rgba(0, 0, 0, 0.45)';
+    return th.rims[p] ?? 'rgba(0, 0, 0, 0.45)';
   }
 
   draw() {
@@ -373,7 +425,7 @@ export class GridBoard {
         }
       }
       if (owner == null || (sx <= 0.001 && sy <= 0.001)) continue;
-      this.drawPiece(ctx, th, owner, cx, cy, cell, sx, sy, now);
+      this.drawPiece(ctx, th, owner, cx, cy, cell, sx, sy, now, v.kinds[i]);
     }
 
     // Last move, selection, cursor.
@@ -425,7 +477,7 @@ export class GridBoard {
     if (this.anims.size > 0 || this.rainbow) this.request();
   }
 
-  drawPiece(ctx, th, p, cx, cy, cell, sx, sy, now) {
+  drawPiece(ctx, th, p, cx, cy, cell, sx, sy, now, kind = null) {
     const r = cell * 0.4;
     ctx.save();
     ctx.translate(cx, cy);
@@ -454,7 +506,7 @@ export class GridBoard {
       ctx.lineWidth = cell * 0.11;
       ctx.lineCap = 'round';
       ctx.beginPath();
-      if (p === 0) {
+      if (kind ? kind === 'x' : p === 0) {
         const d = r * 0.72;
         ctx.moveTo(-d, -d);
         ctx.lineTo(d, d);
@@ -472,11 +524,11 @@ export class GridBoard {
       ctx.fillStyle = this.playerColour(p, now);
       ctx.fill();
       ctx.lineWidth = Math.max(1, cell * 0.025);
-      ctx.strokeStyle = th.rims[p];
+      ctx.strokeStyle = this.rimColour(th, p);
       ctx.stroke();
       // A soft highlight so that discs read as discs.
       const g = ctx.createRadialGradient(-r * 0.35, -r * 0.4, r * 0.05, 0, 0, r);
-      g.addColorStop(0, p === 0 ? 'rgba(255,255,255,0.22)' : 'rgba(255,255,255,0.6)');
+      g.addColorStop(0, this.colours ? 'rgba(255,255,255,0.35)' : p === 0 ? 'rgba(255,255,255,0.22)' : 'rgba(255,255,255,0.6)');
       g.addColorStop(1, 'rgba(255,255,255,0)');
       ctx.fillStyle = g;
       ctx.fill();

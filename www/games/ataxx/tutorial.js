@@ -17,18 +17,19 @@ import {
   setHumanMoveHook,
   setRestartHook,
 } from '../../app/flow.js';
-import { adapter, board } from '../../app/board.js';
+import { board } from '../../app/board.js';
 import { renderPlayers } from '../../app/players.js';
 import { say, toast } from '../../app/status.js';
 import { clearWallError } from './walls.js';
 
-const count = (v, p) => v.cells.filter((c) => c === p).length;
+// A side's stones, as the engine's board view counts them.
+const count = (v, p) => v.scores.find((s) => s.player === p)?.value ?? 0;
 const TUTORIAL = [
   {
     title: 'Clone',
     fen: '7/7/7/3x3/7/7/6o x 0 1',
     text: 'You play black. A move goes to an empty cell. Click your piece on d4, then one of the cells right next to it (diagonals count): that is a clone, and the piece you started from stays.',
-    goal: (played) => played.length === 2,
+    goal: (played, s, v) => v.last?.kind === 'clone',
     wrong: 'That was not a step to a neighbouring cell. Pick a filled dot, right next to d4.',
     well: 'Well done: a clone adds a piece, so you now have two.',
   },
@@ -36,7 +37,7 @@ const TUTORIAL = [
     title: 'Jump',
     fen: '7/7/7/3x3/7/7/6o x 0 1',
     text: 'A move can also go two cells away: a jump. The piece leaves its cell, so you do not gain one, but you reach further. Select d4 and pick a dashed ring.',
-    goal: (played) => played.length === 4 && played !== '0000',
+    goal: (played, s, v) => v.last?.kind === 'jump',
     wrong: 'That was a clone (one step). Jump: pick a cell two steps away from d4.',
     well: 'Well done: the piece jumped, and d4 is empty again.',
   },
@@ -52,7 +53,7 @@ const TUTORIAL = [
     title: 'Pass',
     fen: '7/7/7/7/ooo4/ooo4/xoo4 x 0 1',
     text: 'Your piece on a1 is boxed in: no empty cell within two steps. A player without a move must pass. Press the Pass button under the board.',
-    goal: (played) => played === '0000',
+    goal: (played, s, v) => v.last?.kind === 'pass',
     wrong: 'Passing is the only move here.',
     well: 'Well done: you passed, and white plays on. The game goes on as long as someone can move.',
   },
@@ -140,7 +141,7 @@ async function loadTutorialStep() {
 
 async function tutorialCheck(r) {
   const step = TUTORIAL[tutorial.step];
-  const v = adapter ? adapter.parse(r.state.position, r.state.game) : null;
+  const v = r.state.view || null;
   if (v && step.goal(r.played, r.state, v)) {
     tutorial.done = true;
     tutEl.result.textContent = step.well;

@@ -1,5 +1,6 @@
 // Ataxx wall layouts: presets, a random playable layout, a typed code and the editor. Every check
-// is the engine's (walls::validate, toggle, random_layout); the page only shows its answers.
+// is the engine's, through its generic variant interface (the catalogue's named variants, a
+// variant's start view, variantEdit, variantCheck, variantRandom); the page only shows its answers.
 import { titleCase } from '../../games.js';
 import { Cancelled } from '../../engine-client.js';
 import { client, state, newGame } from '../../app/flow.js';
@@ -44,26 +45,33 @@ export function renderWallsPanel() {
 async function loadWallPresets() {
   wallPresetsLoaded = true;
   try {
-    const presets = await client.walls('wallPresets');
+    const entry = (await client.catalogue()).find((g) => g.id === 'ataxx');
+    const presets = [{ id: 'ataxx', name: 'Open' }, ...(entry ? entry.variants : [])];
     wallEl.preset.replaceChildren(new Option('Choose a preset…', ''));
-    for (const p of presets) wallEl.preset.append(new Option(`${titleCase(p.name)} (${p.code})`, p.code));
+    for (const p of presets) {
+      const code = wallCodeOf(p.id);
+      wallEl.preset.append(new Option(`${titleCase(p.name.replace(/^Ataxx, /, ''))} (${code})`, code));
+    }
   } catch (e) {
     wallPresetsLoaded = false;
     wallEl.error.textContent = e.message;
   }
 }
 
-/** Shows `code` in the input and the editor (cells from the engine's mirror of the code). */
+/** Shows `code` in the input and the editor (the walls from the engine's board view of it). */
 async function setWallCode(code, clearError = true) {
   wallCode = code;
   wallEl.code.value = code;
   wallEl.preset.value = [...wallEl.preset.options].some((o) => o.value === code) ? code : '';
   if (clearError) wallEl.error.textContent = '';
-  let cells = [];
+  let cells;
   try {
-    cells = await client.walls('wallCells', code);
+    cells = await wallCells(code);
   } catch (e) {
+    // A layout the engine does not play has no board view: the editor keeps the last one drawn,
+    // and the engine's reason shows.
     wallEl.error.textContent = e.message;
+    return;
   }
   if (wallCode !== code) return;
   const walls = new Set(cells);
@@ -87,9 +95,17 @@ async function setWallCode(code, clearError = true) {
   }
 }
 
+/** The walls of layout `code` as cell numbers (a1 = 0 .. g7 = 48), read from the engine's board
+ * view of its start (the view's y counts rows from the top). */
+async function wallCells(code) {
+  const view = await client.variant('startView', `ataxx-${code}`);
+  return view.cells.filter((c) => c.blocked).map((c) => (6 - c.at.y) * 7 + c.at.x);
+}
+
 async function toggleWall(cell) {
   try {
-    const next = await client.walls('wallToggle', wallCode, cell);
+    const id = await client.variant('variantEdit', `ataxx-${wallCode}`, cell % 7, 6 - Math.floor(cell / 7));
+    const next = wallCodeOf(id);
     await setWallCode(next);
     const focus = wallEl.editor.querySelector(`[data-cell="${cell}"]`);
     if (focus) focus.focus();
@@ -101,7 +117,8 @@ async function toggleWall(cell) {
 /** Starts a game on the layout typed or edited, if the engine finds it playable. */
 async function playWallCode(text) {
   try {
-    const code = await client.walls('wallCheck', text);
+    const t = String(text).trim();
+    const code = wallCodeOf(await client.variant('variantCheck', t === '' ? 'ataxx-' : `ataxx-${t}`));
     wallEl.error.textContent = '';
     if (tutorialRunning()) endTutorial(false);
     wallShownFor = null;
@@ -118,7 +135,7 @@ wallEl.preset.addEventListener('change', () => {
 wallEl.random.addEventListener('click', async () => {
   const seed = crypto.getRandomValues(new Uint32Array(1))[0];
   try {
-    const code = await client.walls('wallRandom', seed);
+    const code = wallCodeOf(await client.variant('variantRandom', 'ataxx', seed));
     await setWallCode(code);
     await playWallCode(code);
   } catch (e) {
@@ -133,7 +150,8 @@ wallEl.code.addEventListener('change', async () => {
   // Show a typed code in the editor when the engine finds it playable; a refused code is not drawn
   // (the editor keeps the last good layout) and the engine's reason shows.
   try {
-    const code = await client.walls('wallCheck', wallEl.code.value);
+    const t = wallEl.code.value.trim();
+    const code = wallCodeOf(await client.variant('variantCheck', `ataxx-${t}`));
     await setWallCode(code);
   } catch (e) {
     wallEl.error.textContent = e.message;
