@@ -458,7 +458,7 @@ test('the explorer follows a running search, one iteration at a time', async (t)
   await startEndlessSearch(page);
   // While the AI still thinks, the explorer already shows a completed iteration's tree.
   await page.waitForFunction(
-    () => window.plyscope.thinking && window.plyscope.explorer.current()?.stats?.depth_reached >= 2,
+    () => window.plyscope.thinking && window.plyscope.explorer?.current()?.stats?.depth_reached >= 2,
     null,
     { timeout: 30000 },
   );
