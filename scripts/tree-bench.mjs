@@ -12,8 +12,11 @@
 import { startServer, launch } from '../tests/e2e/harness.mjs';
 import { cpus, loadavg } from 'node:os';
 
-const exps = process.argv.slice(2).map(Number).filter((e) => e >= 2 && e <= 7);
-const sizes = exps.length ? exps : [4, 5, 6];
+const args = process.argv.slice(2);
+const exps = args.map(Number).filter((e) => e >= 2 && e <= 7);
+// `engine`: only the engine-to-page cases; `paste`: only the pasted documents; default: both.
+const onlyEngine = args.includes('engine');
+const sizes = onlyEngine ? [] : exps.length ? exps : [4, 5, 6];
 
 function quantile(xs, q) {
   if (!xs.length) return NaN;
@@ -26,7 +29,9 @@ const f0 = (v) => (Number.isFinite(v) ? Math.round(v).toLocaleString('en') : 'â€
 const server = await startServer();
 const browser = await launch();
 const rows = [];
+const engineRows = [];
 try {
+  if (!args.includes('paste')) engineRows.push(...(await engineCases(browser, server)));
   for (const e of sizes) {
     const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
     const errors = [];
@@ -213,4 +218,81 @@ for (const r of rows) {
   console.log(
     `| ${r.nodes.toLocaleString('en')} | ${r.mb.toFixed(0)} MB | ${f0(r.parse)} ms | ${f0(r.firstPaint)} ms | ${f0(r.loadLongest)} / ${f0(r.loadGap)} ms | ${f0(r.expandLayout)} ms (${f1(r.expandLayoutWorker)} / ${f1(r.expandLayoutMain)} ms; ${r.expandShown.toLocaleString('en')} shown) | ${f0(r.expandLongest)} / ${f0(r.expandGap)} ms | ${f1(r.frameMed)} ms | ${f1(r.frameP95)} ms | ${f1(r.drawMed)} ms | ${f1(r.drawP95)} ms | ${f1(r.clickMs)} ms |`,
   );
+}
+
+if (engineRows.length) {
+  console.log('\nEngine to page (a worker searches, the tree crosses to the page, the explorer shows it):\n');
+  console.log('| case | form | nodes | bytes crossing | bytes a node | search + writing in the worker | crossing | reading on the page | to first paint (from the answer) | page heap after |');
+  console.log('| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+  for (const r of engineRows) {
+    console.log(`| ${r.name} | ${r.form} | ${r.nodes.toLocaleString('en')} | ${(r.bytes / 1e6).toFixed(2)} MB | ${Math.round(r.bytes / r.nodes)} | ${f0(r.workerMs)} ms | ${f1(r.crossMs)} ms | ${f0(r.readMs)} ms | ${f0(r.showMs)} ms | ${r.heapMb ? `${r.heapMb.toFixed(0)} MB` : 'â€“'} |`);
+  }
+}
+
+/**
+ * The tree of an AI move as the page gets it, before and after the binary form: a module worker
+ * (the engine, as www/worker.js loads it) searches and sends either the version-1 JSON document as
+ * an object (structured clone: the old way) or the binary form (a transferred ArrayBuffer); the
+ * standalone explorer shows it. Times are from the worker's answer to the frame after the first paint.
+ */
+async function engineCases(browser, server) {
+  const cases = [
+    { name: 'Reversi depth 8, cap 4,000 (the old page)', game: 'reversi', form: 'json', opts: { algorithm: 'alphabeta', depth: 8, node_cap: 4000 } },
+    { name: 'Reversi depth 8, cap 250,000', game: 'reversi', form: 'json', opts: { algorithm: 'alphabeta', depth: 8, node_cap: 250000 } },
+    { name: 'Reversi depth 8, cap 250,000', game: 'reversi', form: 'binary', opts: { algorithm: 'alphabeta', depth: 8, node_cap: 250000 } },
+    { name: 'Reversi depth 10, cap 250,000', game: 'reversi', form: 'binary', opts: { algorithm: 'alphabeta', depth: 10, node_cap: 250000 } },
+    { name: 'tic-tac-toe whole tree', game: 'tictactoe', form: 'binary', opts: { algorithm: 'minimax', depth: 9, node_cap: 2000000 } },
+  ];
+  const out = [];
+  for (const c of cases) {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
+    const errors = [];
+    page.on('pageerror', (err) => errors.push(err.message));
+    await page.goto(`${server.url}tree/`);
+    await page.waitForFunction(() => window.explorer && window.explorer.model());
+    const r = await page.evaluate(async (c) => {
+      const src = `import init, { Engine } from '${location.origin}/pkg/plyscope.js';
+        onmessage = async (ev) => {
+          await init();
+          const { game, form, opts } = ev.data;
+          const e = new Engine(game);
+          const text = JSON.stringify({ ...opts, record_tree: true, random_ties: false });
+          const t0 = performance.now();
+          if (form === 'json') {
+            const report = JSON.parse(e.search(text));
+            const bytes = JSON.stringify(report).length;
+            postMessage({ report, bytes, workerMs: performance.now() - t0, sent: performance.now() + performance.timeOrigin });
+          } else {
+            const r = e.searchBinary(text);
+            const packed = r.tree.buffer;
+            postMessage({ report: JSON.parse(r.report), packed, bytes: packed.byteLength, workerMs: performance.now() - t0, sent: performance.now() + performance.timeOrigin }, [packed]);
+          }
+        };`;
+      const w = new Worker(URL.createObjectURL(new Blob([src], { type: 'text/javascript' })), { type: 'module' });
+      const msg = await new Promise((res, rej) => {
+        w.onmessage = (ev) => res({ ...ev.data, got: performance.now() + performance.timeOrigin });
+        w.onerror = (e) => rej(new Error(e.message));
+        w.postMessage(c);
+      });
+      w.terminate();
+      const t0 = performance.now();
+      let doc;
+      if (msg.packed) {
+        const [off, len] = new Uint32Array(msg.packed, 16, 2);
+        doc = { ...JSON.parse(new TextDecoder().decode(new Uint8Array(msg.packed, off, len))), packed: msg.packed };
+      } else doc = msg.report.tree;
+      const shown = await window.explorer.showDocument(doc);
+      const tRead = performance.now();
+      await new Promise((res) => requestAnimationFrame(() => requestAnimationFrame(res)));
+      const t1 = performance.now();
+      const heap = performance.memory ? performance.memory.usedJSHeapSize / 1e6 : null;
+      return { nodes: shown.nodes, bytes: msg.bytes, workerMs: msg.workerMs, crossMs: msg.got - msg.sent, readMs: tRead - t0, showMs: t1 - t0, heapMb: heap };
+    }, c);
+    if (errors.length) throw new Error(`${c.name}: ${errors.join(' | ')}`);
+    const row = { ...c, ...r };
+    out.push(row);
+    console.log(`${c.name}, ${c.form}: ${row.nodes.toLocaleString('en')} nodes, ${(row.bytes / 1e6).toFixed(2)} MB (${Math.round(row.bytes / row.nodes)} B a node); worker ${f0(row.workerMs)} ms, crossing ${f1(row.crossMs)} ms, reading ${f0(row.readMs)} ms, first paint ${f0(row.showMs)} ms after the answer; heap ${row.heapMb ? row.heapMb.toFixed(0) : '?'} MB`);
+    await page.close();
+  }
+  return out;
 }

@@ -40,6 +40,7 @@ const OPTIONAL = [
   './tree/explorer.css',
   './tree/format.js',
   './tree/import.js',
+  './tree/binary.js',
   './tree/analysis.js',
   './tree/parse-worker.js',
   './tree/layout.js',

@@ -32,6 +32,7 @@ import { nodeName } from './format.js';
 import { findById } from './walk.js';
 import { movePath, subtreeDocument } from './analysis.js';
 import { importText, importValue, toDocument, fromWireInSlices, BudgetError } from './import.js';
+import { binaryModel } from './binary.js';
 import { viewMethods } from './view.js';
 import { cameraMethods } from './camera.js';
 import { rendererMethods } from './renderer.js';
@@ -53,6 +54,9 @@ export const TREE_BUDGET_NODES = 2_000_000;
 export const EXAMPLES_URL = new URL('../examples/', import.meta.url).href;
 
 export { COLORS };
+
+/** `pendingDoc` when the document to show in the textarea is the model's own (a binary tree). */
+const FROM_MODEL = Symbol('from the model');
 
 /** Builds the explorer inside `container` and returns its API. */
 export function mountExplorer(container, options = {}) {
@@ -380,9 +384,14 @@ class Explorer {
     });
   }
 
-  /** Shows a parsed document (an object, as the engine's worker returns it) or a JSON text. */
+  /**
+   * Shows a parsed document (an object, as the engine's worker returns it), a JSON text, or a tree
+   * in binary form (`{...header, packed: ArrayBuffer}`, as the worker sends search trees; the
+   * result is then a promise: its nodes are built in slices).
+   */
   showDocument(doc, opts = {}) {
     if (typeof doc === 'string') return this.loadText(doc, 'engine', opts);
+    if (doc && doc.packed instanceof ArrayBuffer) return this.loadBinary(doc, opts);
     this.loadSeq++;
     const result = importValue(doc, this.budget);
     if (!result.ok) {
@@ -391,6 +400,35 @@ class Explorer {
     }
     this.setModel(result.model, null, doc, opts);
     return { ok: true, format: result.model.format, nodes: result.model.count };
+  }
+
+  /** Shows a tree in binary form (see showDocument); resolves like loadText. */
+  async loadBinary(doc, opts = {}) {
+    const seq = ++this.loadSeq;
+    const t0 = performance.now();
+    const size = doc.packed.byteLength >= 16 ? new Uint32Array(doc.packed, 8, 1)[0] : 0;
+    if (size > this.budget.maxNodes) {
+      const e = new BudgetError('nodes', size, this.budget.maxNodes);
+      this.showError(`Too large: ${e.message}`);
+      return { ok: false, error: { kind: 'budget', message: e.message } };
+    }
+    let model;
+    try {
+      const large = doc.packed.byteLength > 4e6;
+      if (large) this.setStatus(`Reading a tree of ${(doc.nodes ?? 0).toLocaleString('en')} nodes…`);
+      model = await binaryModel(doc.packed, large ? { yieldNow: yieldToFrame, cancelled: () => seq !== this.loadSeq } : {});
+    } catch (e) {
+      if (seq === this.loadSeq) this.showError(`Could not read the engine's tree: ${e.message}`);
+      return { ok: false, error: { kind: 'structure', message: String(e.message) } };
+    }
+    if (!model || seq !== this.loadSeq) return { ok: false, superseded: true };
+    this.timings.parseMs = performance.now() - t0;
+    this.paintFrom = t0;
+    this.setModel(model, null, null, opts);
+    this.packedDoc = doc;
+    this.lastLoadMs = performance.now() - t0;
+    this.timings.loadMs = this.lastLoadMs;
+    return { ok: true, format: model.format, nodes: model.count, ms: this.lastLoadMs };
   }
 
   /** Shows an error; for a syntax error in text, quotes the line with a caret under the column. */
@@ -452,9 +490,12 @@ class Explorer {
     this.hover = null;
     this.hideTooltip();
     this.sourceDoc = doc ?? null;
+    this.packedDoc = null;
     // The textarea shows the document, unless it is too large to edit comfortably.
     this.pendingText = text ?? null;
     this.pendingDoc = text ? null : doc ?? null;
+    // A tree in binary form is written out (as version 1) from its model when asked for.
+    if (!text && !doc && model.binaryBytes) this.pendingDoc = FROM_MODEL;
     // A large document given as an object is written out only when someone goes to the textarea:
     // stringifying it after every AI turn would cost more than drawing it.
     if (!text && model.count > 3000) {
@@ -522,7 +563,7 @@ class Explorer {
     let text = this.pendingText;
     if (text === null && this.pendingDoc) {
       try {
-        text = JSON.stringify(this.pendingDoc, null, 2);
+        text = JSON.stringify(this.pendingDoc === FROM_MODEL ? toDocument(this.model) : this.pendingDoc, null, 2);
       } catch (e) {
         // A tree thousands of levels deep is beyond JSON.stringify's recursion.
         this.pendingDoc = null;

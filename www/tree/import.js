@@ -549,6 +549,14 @@ function convertNative(doc, budget) {
   if (!isObj(doc.root)) throw new TreeFormatError('$.root', 'the root node object', doc.root === undefined ? 'nothing' : typeName(doc.root));
   const { root, count } = buildTree(doc.root, '$.root', (o, p) => nativeNode(o, p), (o) => o.children || null, budget);
   checkIds(root);
+  return { ...nativeHeader(doc), root, count };
+}
+
+/**
+ * The header of a plyscope-tree document (any version, or the binary form's): `{ format, meta,
+ * settings, stats, chosen }`, every foreign value made safe to show. Throws TreeFormatError.
+ */
+export function nativeHeader(doc) {
   const meta = {};
   for (const key of ['game', 'root_position', 'engine', 'algorithm', 'evaluator', 'perspective']) {
     if (doc[key] !== undefined && doc[key] !== null) meta[key] = show(doc[key]);
@@ -562,8 +570,6 @@ function convertNative(doc, budget) {
     settings: doc.settings ? entriesOf(doc.settings) : [],
     stats: doc.stats ? Object.fromEntries(entriesOf(doc.stats)) : null,
     chosen: doc.chosen ? { move: doc.chosen.move == null ? null : show(doc.chosen.move), rank: num(doc.chosen.rank), reason: doc.chosen.reason == null ? null : show(doc.chosen.reason) } : null,
-    root,
-    count,
   };
 }
 
