@@ -41,6 +41,7 @@ const OPTIONAL = [
   './tree/format.js',
   './tree/import.js',
   './tree/binary.js',
+  './tree/compact.js',
   './tree/analysis.js',
   './tree/parse-worker.js',
   './tree/layout.js',

@@ -4,8 +4,9 @@
 //!
 //! Node `i` of the binary form is node `i` of the tree (the same index as the version-1 `id`);
 //! then, for every node with unrecorded nodes below it, one `truncated` node (its parent that node,
-//! its `count` the unrecorded nodes), in the order of their parents: exactly the ids
-//! [`Tree::to_document`] gives them. A node's parent always comes before it.
+//! its `count` the unrecorded nodes), in the order [`Tree::to_document`] numbers them (a node's once
+//! its whole subtree is numbered): exactly the ids version 1 gives them. A node's parent always
+//! comes before it.
 
 use super::document::{Bound, Chosen, NodeKind, Stats};
 use super::model::{PruneReason, Tree, NONE};
@@ -98,6 +99,24 @@ impl Writer {
 }
 
 impl Tree {
+    /// The nodes with unrecorded nodes below them, in the order version 1 numbers their
+    /// `truncated` children: a node's comes once its whole subtree is written (so by the end of
+    /// its subtree, then deepest first).
+    fn truncated_order(&self) -> Vec<usize> {
+        let n = self.nodes.len();
+        let mut size = vec![1usize; n];
+        for i in (1..n).rev() {
+            size[self.nodes[i].parent as usize] += size[i];
+        }
+        let mut depth = vec![0u32; n];
+        for i in 1..n {
+            depth[i] = depth[self.nodes[i].parent as usize] + 1;
+        }
+        let mut list: Vec<usize> = (0..n).filter(|&i| self.nodes[i].unrecorded > 0).collect();
+        list.sort_by_key(|&i| (i + size[i], std::cmp::Reverse(depth[i])));
+        list
+    }
+
     /// The binary form (see the module documentation and `docs/tree-format.md`): a header of
     /// 32-bit words (`PSTB`, version, node count, section count, then each section's byte offset
     /// and element count), then [`BINARY_SECTIONS`] little-endian arrays, each 8-byte aligned.
@@ -176,10 +195,8 @@ impl Tree {
                 NONE
             });
         }
-        for (i, x) in self.nodes.iter().enumerate() {
-            if x.unrecorded == 0 {
-                continue;
-            }
+        for i in self.truncated_order() {
+            let x = &self.nodes[i];
             parent.push(i as i32);
             mv.push(NONE);
             kind.push(kind_code(NodeKind::Truncated));

@@ -45,7 +45,8 @@ export const SECTIONS = [
 const NONE = 0xffffffff;
 const BOUND_CODES = [null, 'exact', 'lower', 'upper'];
 const REASONS = [null, 'alphabeta', 'branching_limit'];
-const PRUNED = KINDS.indexOf('pruned');
+/** The kind code of `pruned` nodes (KINDS[5]). */
+const PRUNED = 5;
 
 /** Whether `x` looks like a binary tree (an ArrayBuffer starting with the magic word). */
 export function isBinaryTree(x) {
@@ -93,12 +94,76 @@ export function binaryMeta(buffer) {
   return JSON.parse(decoder.decode(s.meta));
 }
 
-/** Where a node's facts are read from: the sections and the decoded string tables. */
+/**
+ * Where a node's facts are read from: the sections, the decoded string tables, and the links,
+ * depths and subtree sizes computed once from the parents (typed arrays: no object per node). Node
+ * objects are made when their parent's children are first asked for, and kept.
+ */
 class Tables {
-  constructor(s) {
+  constructor(s, n) {
     this.s = s;
+    this.n = n;
     this.moves = stringTable(s.moveOffsets, s.moveBytes);
     this.names = stringTable(s.nameOffsets, s.nameBytes);
+    const { parent, kind, flags } = s;
+    if (parent[0] !== -1) fail(`node 0: the root (parent -1, found ${parent[0]})`);
+    const first = new Int32Array(n).fill(-1);
+    const next = new Int32Array(n).fill(-1);
+    const size = new Uint32Array(n).fill(1);
+    // Backwards: a node's children are linked in their order, and its size is complete (every
+    // descendant has a larger index) before it is added to its parent's.
+    for (let i = n - 1; i > 0; i--) {
+      const p = parent[i];
+      if (p < 0 || p >= i) fail(`node ${i}: a parent before it (found ${p})`);
+      next[i] = first[p];
+      first[p] = i;
+      size[p] += size[i];
+    }
+    const depth = new Uint32Array(n);
+    let maxDepth = 0;
+    let kinds = 0;
+    let best = false;
+    for (let i = 0; i < n; i++) {
+      if (i > 0) {
+        const d = depth[parent[i]] + 1;
+        depth[i] = d;
+        if (d > maxDepth) maxDepth = d;
+      }
+      const k = kind[i];
+      if (k > 6) fail(`node ${i}: a kind code from 0 to 6 (found ${k})`);
+      kinds |= 1 << k;
+      if (flags[i] & 1) best = true;
+    }
+    Object.assign(this, { first, next, size, depth, maxDepth, kinds, best });
+    this.nodes = new Array(n);
+  }
+
+  /** Node object `i`, made with its parent's other children when not made yet. */
+  node(i) {
+    if (this.nodes[i]) return this.nodes[i];
+    if (i === 0) return (this.nodes[0] = this.make(0, null));
+    this.kids(this.node(this.s.parent[i]));
+    return this.nodes[i];
+  }
+
+  make(i, parent) {
+    const s = this.s;
+    const k = s.kind[i];
+    const m = s.move[i];
+    const v = s.value[i];
+    const node = new BinNode(this, i, KINDS[k], m === NONE ? null : this.moves[m] ?? null, k === PRUNED || Number.isNaN(v) ? null : v, parent, this.depth[i], this.size[i]);
+    this.nodes[i] = node;
+    return node;
+  }
+
+  /** The children of `node` (objects made now, in the order searched). */
+  kids(node) {
+    if (node._kids !== null) return node._kids;
+    let c = this.first[node.id];
+    if (c < 0) return (node._kids = NO_CHILDREN);
+    const out = [];
+    for (; c >= 0; c = this.next[c]) out.push(this.nodes[c] || this.make(c, node));
+    return (node._kids = out);
   }
 
   breakdown(b) {
@@ -120,23 +185,24 @@ class Tables {
 
 const opt = (v) => (Number.isNaN(v) ? null : v);
 
-/** Leaves share one empty list (frozen: nothing may add to it); a parent gets its own. */
+/** Leaves share one empty list (frozen: nothing may add to it). */
 const NO_CHILDREN = Object.freeze([]);
 
 /** A model node over the binary arrays (see the file's comment). */
 class BinNode {
-  constructor(t, i, kind, label, value, parent, depth) {
+  constructor(t, i, kind, label, value, parent, depth, size) {
     this.id = i;
     this.label = label;
     this.kind = kind;
     this.value = value;
-    this.children = NO_CHILDREN;
     this.parent = parent;
     this.depth = depth;
-    this.size = 1;
+    this.size = size;
     this._t = t;
+    this._kids = null;
   }
 
+  get children() { return this._kids !== null ? this._kids : this._t.kids(this); }
   get bound() { return BOUND_CODES[(this._t.s.flags[this.id] >> 3) & 3]; }
   get best() { return (this._t.s.flags[this.id] & 1) !== 0; }
   get tt() { return (this._t.s.flags[this.id] & 2) !== 0; }
@@ -170,73 +236,64 @@ class BinNode {
 Object.assign(BinNode.prototype, { inferred: false, visits: null, extra: null });
 
 /**
- * Builds the model of a binary tree: `{ format, meta, settings, stats, chosen, root, count,
- * kindsPresent, hasBestLine, formatName, binaryBytes }`. Nodes are made in blocks; with `yieldNow`
- * (a function returning a promise) the event loop gets a turn every `sliceMs`, and the result is a
- * promise (null when `cancelled()` turns true between slices). Throws TreeFormatError for a buffer
- * that is not a valid binary tree (or rejects, in slices).
+ * The model of a binary tree: `{ format, meta, settings, stats, chosen, root, count, kindsPresent,
+ * hasBestLine, maxDepth, formatName, binaryBytes, byId(id) }`. Costs a few passes over typed arrays
+ * whatever the size; node objects are made as the explorer opens them (`byId` makes a node's
+ * ancestors' children). Throws TreeFormatError for a buffer that is not a valid binary tree.
  */
-export function binaryModel(buffer, { sliceMs = 10, yieldNow = null, cancelled = () => false } = {}) {
+export function binaryModel(buffer) {
   const { n, s } = sections(buffer);
   if (n === 0) fail('at least one node');
   const doc = JSON.parse(decoder.decode(s.meta));
-  const t = new Tables(s);
-  const nodes = new Array(n);
-  let kinds = 0;
-  let best = false;
-  const { parent, kind, flags, value, move } = s;
-  const build = (from, to) => {
-    for (let i = from; i < to; i++) {
-      const p = parent[i];
-      if (i === 0 ? p !== -1 : p < 0 || p >= i) fail(`node ${i}: a parent before it (found ${p})`);
-      const pn = i === 0 ? null : nodes[p];
-      const k = kind[i];
-      if (k > 6) fail(`node ${i}: a kind code from 0 to 6 (found ${k})`);
-      const m = move[i];
-      const v = value[i];
-      const node = new BinNode(t, i, KINDS[k], m === NONE ? null : t.moves[m] ?? null, k === PRUNED || Number.isNaN(v) ? null : v, pn, pn ? pn.depth + 1 : 0);
-      kinds |= 1 << k;
-      if (flags[i] & 1) best = true;
-      if (pn) {
-        if (pn.children === NO_CHILDREN) pn.children = [node];
-        else pn.children.push(node);
-      }
-      nodes[i] = node;
-    }
+  const t = new Tables(s, n);
+  return {
+    ...nativeHeader(doc),
+    format: 'plyscope-tree',
+    formatName: FORMAT_NAMES['plyscope-tree'],
+    root: t.node(0),
+    count: n,
+    kindsPresent: KINDS.filter((k, i) => t.kinds & (1 << i)),
+    hasBestLine: t.best,
+    maxDepth: t.maxDepth,
+    binaryBytes: buffer.byteLength,
+    /** The node numbered `id`, or null. */
+    byId: (id) => {
+      const i = typeof id === 'number' ? id : /^\d+$/.test(String(id)) ? Number(id) : -1;
+      return Number.isInteger(i) && i >= 0 && i < n ? t.node(i) : null;
+    },
   };
-  const finish = () => {
-    // Subtree sizes, children before parents (a parent's index is always smaller).
-    for (let i = n - 1; i > 0; i--) nodes[parent[i]].size += nodes[i].size;
-    const head = nativeHeader(doc);
-    return {
-      ...head,
-      format: 'plyscope-tree',
-      formatName: FORMAT_NAMES['plyscope-tree'],
-      root: nodes[0],
-      count: n,
-      kindsPresent: KINDS.filter((k, i) => kinds & (1 << i)),
-      hasBestLine: best,
-      binaryBytes: buffer.byteLength,
-    };
-  };
-  if (!yieldNow) {
-    build(0, n);
-    return finish();
-  }
-  return (async () => {
-    let at = 0;
-    while (at < n) {
-      const t0 = performance.now();
-      do {
-        const to = Math.min(n, at + 1024);
-        build(at, to);
-        at = to;
-      } while (at < n && performance.now() - t0 < sliceMs);
-      if (at < n) {
-        await yieldNow();
-        if (cancelled()) return null;
-      }
-    }
-    return finish();
-  })();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Writing the binary form (the parse worker writes it from a version-2 document: compact.js)
+
+/**
+ * Lays out the binary form from its sections (`{meta: Uint8Array, parent: Int32Array, ...}`, one
+ * typed array per entry of SECTIONS, in their types): the same bytes src/tree/binary.rs writes.
+ */
+export function packBinary(n, parts) {
+  const head = 16 + 8 * SECTIONS.length;
+  let at = head;
+  const places = SECTIONS.map(([name, T]) => {
+    const a = parts[name];
+    if (!(a instanceof T)) throw new TypeError(`section ${name}: expected a ${T.name}`);
+    at = Math.ceil(at / 8) * 8;
+    const off = at;
+    at += a.byteLength;
+    return off;
+  });
+  const buffer = new ArrayBuffer(Math.ceil(at / 8) * 8);
+  const words = new Uint32Array(buffer, 0, head / 4);
+  words[0] = BINARY_MAGIC;
+  words[1] = BINARY_VERSION;
+  words[2] = n;
+  words[3] = SECTIONS.length;
+  const bytes = new Uint8Array(buffer);
+  SECTIONS.forEach(([name], k) => {
+    const a = parts[name];
+    words[4 + 2 * k] = places[k];
+    words[5 + 2 * k] = a.length;
+    bytes.set(new Uint8Array(a.buffer, a.byteOffset, a.byteLength), places[k]);
+  });
+  return buffer;
 }

@@ -72,7 +72,7 @@ export function mountExplorer(container, options = {}) {
     focus: (id) => x.focusById(id),
     /** Selects a node (by id) and shows its details panel, as a tap does; false when there is none. */
     select: (id) => {
-      const n = x.model ? findById(x.model.root, id) : null;
+      const n = x.nodeById(id);
       if (n) {
         x.revealPath(n);
         x.relayout(false);
@@ -93,7 +93,7 @@ export function mountExplorer(container, options = {}) {
     },
     /** "Analyse from here" on a node (by id): what it hands to options.onAnalyse, or null. */
     analyse: (id) => {
-      const n = x.model ? findById(x.model.root, id) : null;
+      const n = x.nodeById(id);
       return n ? x.analyseFrom(n) : null;
     },
     expandAll: (maxNodes) => x.expandAll(maxNodes),
@@ -328,6 +328,13 @@ class Explorer {
         .catch(() => importText(text, this.budget));
       // The model's nodes are built in slices between which the page goes on drawing and
       // answering: the tree on screen stays usable until the new one is complete.
+      if (result.ok && result.packed && seq === this.loadSeq) {
+        try {
+          result = { ok: true, model: binaryModel(result.packed) };
+        } catch (e) {
+          result = { ok: false, error: { kind: 'structure', message: `Not a valid tree: ${e.message}` } };
+        }
+      }
       if (result.ok && result.wire && seq === this.loadSeq) {
         const model = await fromWireInSlices(result.wire, { yieldNow: yieldToFrame, cancelled: () => seq !== this.loadSeq });
         result = model ? { ok: true, model } : result;
@@ -414,9 +421,7 @@ class Explorer {
     }
     let model;
     try {
-      const large = doc.packed.byteLength > 4e6;
-      if (large) this.setStatus(`Reading a tree of ${(doc.nodes ?? 0).toLocaleString('en')} nodes…`);
-      model = await binaryModel(doc.packed, large ? { yieldNow: yieldToFrame, cancelled: () => seq !== this.loadSeq } : {});
+      model = binaryModel(doc.packed);
     } catch (e) {
       if (seq === this.loadSeq) this.showError(`Could not read the engine's tree: ${e.message}`);
       return { ok: false, error: { kind: 'structure', message: String(e.message) } };
@@ -614,7 +619,7 @@ class Explorer {
   subtreeDoc(id) {
     if (!this.model) return null;
     let node;
-    if (id !== undefined && id !== null) node = findById(this.model.root, id);
+    if (id !== undefined && id !== null) node = this.nodeById(id);
     else node = this.focus && this.focus.more ? this.focus.parentNode : this.focus;
     if (!node) return null;
     return subtreeDocument(this.model, node);
@@ -637,6 +642,12 @@ class Explorer {
 
   subtreeRoot() {
     return this.focus && this.focus.more ? this.focus.parentNode : this.focus;
+  }
+
+  /** The node with this id, or null (a tree in binary form finds it without walking the tree). */
+  nodeById(id) {
+    if (!this.model) return null;
+    return this.model.byId ? this.model.byId(id) : findById(this.model.root, id);
   }
 
   viewStats() {
