@@ -8,6 +8,12 @@
 //   node scripts/tree-bench.mjs            # all three sizes
 //   node scripts/tree-bench.mjs 4 5        # only 10^4 and 10^5 (the exponents of ten)
 //
+//   node scripts/tree-bench.mjs 6 v2       # only the version-2 (compact) document of 10^6 nodes
+//   node scripts/tree-bench.mjs engine     # only the engine-to-page cases (AI moves, Whole tree)
+//
+// Each size is loaded as a version-1 document and as a version-2 one (the CLI's default form, read
+// into the binary form in the parse worker).
+//
 // Needs playwright-core (npm install) and Chromium at /usr/bin/chromium (or $CHROMIUM).
 import { startServer, launch } from '../tests/e2e/harness.mjs';
 import { cpus, loadavg } from 'node:os';
@@ -32,7 +38,8 @@ const rows = [];
 const engineRows = [];
 try {
   if (!args.includes('paste')) engineRows.push(...(await engineCases(browser, server)));
-  for (const e of sizes) {
+  const forms = args.includes('v1') ? ['v1'] : args.includes('v2') ? ['v2'] : ['v1', 'v2'];
+  for (const e of sizes) for (const form of forms) {
     const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
     const errors = [];
     page.on('pageerror', (err) => errors.push(err.message));
@@ -67,8 +74,29 @@ try {
     });
     // A tree with 10 children per node, e levels deep: (10^(e+1) - 1) / 9 nodes, values and
     // pre-scores at every node, an evaluation breakdown at every leaf, a best line.
-    const gen = await page.evaluate((depth) => {
+    const gen = await page.evaluate(([depth, form]) => {
       const t0 = performance.now();
+      if (form === 'v2') {
+        // The same tree as a compact (version 2) document, the CLI's default form.
+        const parts = ['{"format":"plyscope-tree","version":2,"game":"bench","engine":"tree-bench","algorithm":"minimax","perspective":"max","stats":{"nodes":0},"terms":["mobility","corners"],"layouts":[{"t":[0,1],"w":[0.5,1]},{"t":[0],"w":[1]}],"nodes":['];
+        let id = 0;
+        let leaves = 0;
+        const B = 10;
+        const node = (d, maxing, move, best) => {
+          const me = id++;
+          const v = ((me * 7919) % 2001) / 10 - 100;
+          parts.push(`${me ? ',' : ''}{"k":"${d === 0 ? 'l' : maxing ? 'x' : 'n'}"${move ? `,"m":"${move}"` : ''}${d ? `,"c":${B}` : ''},"v":${v},"p":[${v / 2},0,${me % 9},${v / 2 - (me % 9) / 2}]${d === 0 ? `,"e":[1,${v}]` : ''}${best ? ',"pv":1' : ''}}`);
+          if (d === 0) {
+            leaves++;
+            return;
+          }
+          for (let i = 0; i < B; i++) node(d - 1, !maxing, `${String.fromCharCode(97 + i)}${d}`, best && i === 0);
+        };
+        node(depth, true, null, true);
+        parts.push(']}');
+        window.__benchText = parts.join('');
+        return { nodes: id, leaves, mb: window.__benchText.length / 1e6, genMs: performance.now() - t0 };
+      }
       const parts = [];
       let id = 0;
       let leaves = 0;
@@ -95,7 +123,7 @@ try {
       parts.push('}');
       window.__benchText = parts.join('');
       return { nodes: id, leaves, mb: window.__benchText.length / 1e6, genMs: performance.now() - t0 };
-    }, e);
+    }, [e, form]);
     // Load it as the "Load tree" button would (large texts parse in the worker).
     const load = await page.evaluate(() =>
       window.__phase(async () => {
@@ -172,7 +200,7 @@ try {
     const frames = [...pan.frames, ...zoom.frames];
     const draws = [...pan.draws, ...zoom.draws];
     const row = {
-      size: `10^${e}`,
+      size: `10^${e} ${form}`,
       nodes: gen.nodes,
       mb: gen.mb,
       parse: load.parseMs,
@@ -212,11 +240,11 @@ try {
   server.stop();
 }
 console.log(`\n${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, ${cpus().length} cores (${cpus()[0] ? cpus()[0].model.trim() : '?'}), load average ${loadavg().map((v) => v.toFixed(1)).join(' ')} (1, 5, 15 min); headless Chromium, 1280×860.\n`);
-console.log('| nodes | JSON | parse | first paint | longest task / frame gap while loading | open up to 20,000: layout round trip (worker / page) | longest task / frame gap while opening | pan/zoom frame median | p95 | drawing median | p95 | click to expand |');
-console.log('| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+console.log('| nodes | form | JSON | parse | first paint | longest task / frame gap while loading | open up to 20,000: layout round trip (worker / page) | longest task / frame gap while opening | pan/zoom frame median | p95 | drawing median | p95 | click to expand |');
+console.log('| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
 for (const r of rows) {
   console.log(
-    `| ${r.nodes.toLocaleString('en')} | ${r.mb.toFixed(0)} MB | ${f0(r.parse)} ms | ${f0(r.firstPaint)} ms | ${f0(r.loadLongest)} / ${f0(r.loadGap)} ms | ${f0(r.expandLayout)} ms (${f1(r.expandLayoutWorker)} / ${f1(r.expandLayoutMain)} ms; ${r.expandShown.toLocaleString('en')} shown) | ${f0(r.expandLongest)} / ${f0(r.expandGap)} ms | ${f1(r.frameMed)} ms | ${f1(r.frameP95)} ms | ${f1(r.drawMed)} ms | ${f1(r.drawP95)} ms | ${f1(r.clickMs)} ms |`,
+    `| ${r.nodes.toLocaleString('en')} | ${r.size.split(' ')[1]} | ${r.mb.toFixed(0)} MB | ${f0(r.parse)} ms | ${f0(r.firstPaint)} ms | ${f0(r.loadLongest)} / ${f0(r.loadGap)} ms | ${f0(r.expandLayout)} ms (${f1(r.expandLayoutWorker)} / ${f1(r.expandLayoutMain)} ms; ${r.expandShown.toLocaleString('en')} shown) | ${f0(r.expandLongest)} / ${f0(r.expandGap)} ms | ${f1(r.frameMed)} ms | ${f1(r.frameP95)} ms | ${f1(r.drawMed)} ms | ${f1(r.drawP95)} ms | ${f1(r.clickMs)} ms |`,
   );
 }
 
