@@ -275,12 +275,27 @@ fn halfmove_clock_ends_the_game_at_100() {
     pos.play(pos.parse_move("b7d5").unwrap()).unwrap();
     assert_eq!(pos.halfmove_clock(), 100);
     assert_eq!(pos.turn(), Turn::Terminal);
-    assert_eq!(pos.outcome(), Some(Outcome::Win(0)), "three pieces to two");
+    assert_eq!(
+        pos.outcome(),
+        Some(Outcome::Draw),
+        "the clock draws, though black has three pieces to two"
+    );
     let mut moves = Vec::new();
     pos.legal_moves(&mut moves);
     assert!(moves.is_empty());
     assert_eq!(pos.perft_fast(2), 0);
     assert!(Ataxx::from_position_text("ataxx", "x5o/7/7/7/7/7/o5x x 101 1").is_err());
+}
+
+#[test]
+fn a_side_wiped_out_as_the_clock_runs_out_has_lost() {
+    // White's only piece, on c5, turns black when black's jump a7-b5 lands next to it.
+    let mut pos = fen("x6/7/2o4/7/7/7/7 x 99 60");
+    let m = pos.parse_move("a7b5").unwrap();
+    pos.play(m).unwrap();
+    assert_eq!(pos.halfmove_clock(), 100);
+    assert_eq!(pos.turn(), Turn::Terminal);
+    assert_eq!(pos.outcome(), Some(Outcome::Win(0)), "white has no pieces left");
 }
 
 #[test]

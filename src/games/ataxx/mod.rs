@@ -5,7 +5,8 @@
 //! king distance 1 (the origin stays) or jumps to an empty cell at distance 2 (the origin empties);
 //! then every enemy piece next to the target turns to the mover's colour. A player with no move
 //! passes (`0000`). The game ends when a side has no pieces, when no empty cell is within reach of
-//! either side, or when the halfmove clock reaches 100; most pieces wins, equal counts draw.
+//! either side, or when the halfmove clock reaches 100. A side without pieces has lost; the clock
+//! draws; otherwise most pieces wins, equal counts draw.
 //!
 //! The halfmove clock counts plies since the last clone: a clone resets it to 0, a jump or a pass
 //! adds one. The fullmove number starts at 1 and grows after each move of white.
@@ -601,6 +602,11 @@ impl Game for Ataxx {
             return None;
         }
         let (b, w) = (self.pieces[0].count_ones(), self.pieces[1].count_ones());
+        // The clock draws a game both sides are still in (as libataxx and the UAI engines score
+        // it); a side wiped out by the last jump has lost.
+        if self.halfmove >= HALFMOVE_LIMIT && b > 0 && w > 0 {
+            return Some(Outcome::Draw);
+        }
         Some(match b.cmp(&w) {
             std::cmp::Ordering::Greater => Outcome::Win(0),
             std::cmp::Ordering::Less => Outcome::Win(1),
