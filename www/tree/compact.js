@@ -19,6 +19,9 @@ export function isCompactDocument(doc) {
   return isObj(doc) && doc.format === 'plyscope-tree' && doc.version === 2;
 }
 
+/** The JSON path of node `i`'s `key`. */
+const at = (i, key) => `$.nodes[${i}].${key}`;
+
 function bad(path, expected, found) {
   throw new TreeFormatError(path, expected, found);
 }
@@ -53,6 +56,17 @@ export function compactToBinary(doc, budget = {}) {
   if (!isCompactDocument(doc)) bad('$', 'a plyscope-tree document of version 2');
   const list = doc.nodes;
   if (!Array.isArray(list) || list.length === 0) bad('$.nodes', 'at least the root node');
+  const b = builder(doc, budget, list.length);
+  for (let i = 0; i < list.length; i++) b.node(list[i]);
+  return b.finish();
+}
+
+/**
+ * Fills the binary form's arrays node by node: `node(o)` takes each node object in turn (a parsed
+ * one, or the scanner's record), `finish()` checks the end and returns the buffer. `total`: the
+ * number of nodes when known (Infinity for the scanner).
+ */
+function builder(doc, budget, total) {
   const names = doc.terms === undefined ? [] : doc.terms;
   if (!Array.isArray(names) || names.some((x) => typeof x !== 'string')) bad('$.terms', 'an array of term names');
   const layouts = doc.layouts === undefined ? [] : doc.layouts;
@@ -69,24 +83,35 @@ export function compactToBinary(doc, budget = {}) {
     layoutStart[i + 1] = layoutNames.length;
   });
   const layoutLen = (i) => layoutStart[i + 1] - layoutStart[i];
-  let extra = 0;
-  for (let i = 0; i < list.length; i++) if (isObj(list[i]) && list[i].u > 0) extra++;
-  const n = list.length + extra;
-  if (n > (budget.maxNodes ?? Infinity)) throw new BudgetError('nodes', n, budget.maxNodes);
-  const parent = new Int32Array(n);
-  const move = new Uint32Array(n).fill(NONE);
-  const kind = new Uint8Array(n);
-  const flags = new Uint8Array(n);
-  const value = new Float64Array(n).fill(NaN);
-  const alpha = new Float64Array(n).fill(NaN);
-  const beta = new Float64Array(n).fill(NaN);
-  const prob = new Float64Array(n).fill(NaN);
-  const order = new Float64Array(n).fill(NaN);
-  const count = new Float64Array(n).fill(NaN);
-  const pre = new Uint32Array(n).fill(NONE);
-  const evalIdx = new Uint32Array(n).fill(NONE);
-  const ref = new Int32Array(n).fill(-1);
-  const cutAt = new Uint32Array(n).fill(NONE);
+  const maxNodes = budget.maxNodes ?? Infinity;
+  let cap = Number.isFinite(total) ? total + 16 : 1 << 16;
+  const fresh = () => ({
+    parent: new Int32Array(cap),
+    move: new Uint32Array(cap).fill(NONE),
+    kind: new Uint8Array(cap),
+    flags: new Uint8Array(cap),
+    value: new Float64Array(cap).fill(NaN),
+    alpha: new Float64Array(cap).fill(NaN),
+    beta: new Float64Array(cap).fill(NaN),
+    prob: new Float64Array(cap).fill(NaN),
+    order: new Float64Array(cap).fill(NaN),
+    count: new Float64Array(cap).fill(NaN),
+    pre: new Uint32Array(cap).fill(NONE),
+    eval: new Uint32Array(cap).fill(NONE),
+    ref: new Int32Array(cap).fill(-1),
+    cutAt: new Uint32Array(cap).fill(NONE),
+  });
+  let A = fresh();
+  let { parent, move, kind, flags, value, alpha, beta, prob, order, count, pre, eval: evalIdx, ref, cutAt } = A;
+  /** Room for node `i` (capacities double). */
+  const room = (i) => {
+    if (i < cap) return;
+    const old = A;
+    while (cap <= i) cap *= 2;
+    A = fresh();
+    for (const k of Object.keys(A)) A[k].set(old[k]);
+    ({ parent, move, kind, flags, value, alpha, beta, prob, order, count, pre, eval: evalIdx, ref, cutAt } = A);
+  };
   const bdLayout = new Grow(Uint32Array);
   const bdAt = new Grow(Uint32Array);
   const bdTotal = new Grow(Float64Array);
@@ -103,20 +128,28 @@ export function compactToBinary(doc, budget = {}) {
     }
     return id;
   };
-  /** A breakdown `[layout, raw...]` from `arr` at `from`; returns its index. */
-  const breakdown = (arr, from, total, path) => {
+  /** A breakdown `[layout, raw...]` from `arr` at `from` (node `i`'s `key`); returns its index. */
+  const breakdown = (arr, from, total, i, key) => {
     const l = arr[from];
-    if (!Number.isInteger(l) || l < 0 || l >= layouts.length) bad(path(), `a layout index below ${layouts.length}`, String(l));
-    const want = layoutLen(l);
-    if (arr.length - from - 1 !== want) bad(path(), `${want} raw values after the layout index`, String(arr.length - from - 1));
+    if (!Number.isInteger(l) || l < 0 || l >= layouts.length) bad(`$.nodes[${i}].${key}`, `a layout index below ${layouts.length}`, String(l));
+    const want = layoutStart[l + 1] - layoutStart[l];
+    if (arr.length - from - 1 !== want) bad(`$.nodes[${i}].${key}`, `${want} raw values after the layout index`, String(arr.length - from - 1));
     bdLayout.push(l);
     bdAt.push(raws.length);
     bdTotal.push(total);
     for (let k = from + 1; k < arr.length; k++) {
-      if (!isNum(arr[k])) bad(path(), 'finite raw values', String(arr[k]));
-      raws.push(arr[k]);
+      const r = arr[k];
+      if (typeof r !== 'number' || !Number.isFinite(r)) bad(`$.nodes[${i}].${key}`, 'finite raw values', String(r));
+      raws.push(r);
     }
     return bdTotal.length - 1;
+  };
+  /** Optional finite number `o[key]` of node `i` into `arr`. */
+  const num = (o, key, arr, i) => {
+    const v = o[key];
+    if (v === undefined || v === null) return;
+    if (typeof v !== 'number' || !Number.isFinite(v)) bad(`$.nodes[${i}].${key}`, 'a finite number');
+    arr[i] = v;
   };
   const ordered = doc.ordered === true;
   let prevOrder = null;
@@ -124,10 +157,11 @@ export function compactToBinary(doc, budget = {}) {
   const openNode = [];
   const openLeft = [];
   const unrecorded = [];
-  for (let i = 0; i < list.length; i++) {
-    const o = list[i];
-    const at = (k) => () => `$.nodes[${i}].${k}`;
+  let i = 0;
+  const node = (o) => {
     if (!isObj(o)) bad(`$.nodes[${i}]`, 'a node object');
+    if (i + 1 > maxNodes) throw new BudgetError('nodes', i + 1, maxNodes);
+    room(i);
     while (openLeft.length && openLeft[openLeft.length - 1] === 0) {
       openLeft.pop();
       openNode.pop();
@@ -139,89 +173,93 @@ export function compactToBinary(doc, budget = {}) {
     } else if (i !== 0) bad(`$.nodes[${i}]`, "a node inside the root's subtree (the children counts `c` end before it)");
     parent[i] = p;
     const k = KIND_CODES[o.k];
-    if (k === undefined) bad(at('k')(), 'one of x, n, c, l, t, p');
+    if (k === undefined) bad(at(i, 'k'), 'one of x, n, c, l, t, p');
     kind[i] = k;
     if (o.m !== undefined && o.m !== null) {
-      if (typeof o.m !== 'string') bad(at('m')(), 'a move text');
+      if (typeof o.m !== 'string') bad(at(i, 'm'), 'a move text');
       move[i] = moveId(o.m);
     }
-    for (const [key, arr] of [['v', value], ['a', alpha], ['z', beta], ['q', prob]]) {
-      const v = o[key];
-      if (v === undefined || v === null) continue;
-      if (!isNum(v)) bad(at(key)(), 'a finite number');
-      arr[i] = v;
-    }
+    num(o, 'v', value, i);
+    num(o, 'a', alpha, i);
+    num(o, 'z', beta, i);
+    num(o, 'q', prob, i);
     let f = 0;
     if (o.pv) f |= 1;
     if (o.tt) f |= 2;
     if (k !== 5) {
       const b = o.b === undefined ? 1 : o.b === 'l' ? 2 : o.b === 'u' ? 3 : o.b === '-' ? 0 : -1;
-      if (b < 0) bad(at('b')(), '"l", "u" or "-"');
+      if (b < 0) bad(at(i, 'b'), '"l", "u" or "-"');
       f |= b << 3;
     }
     if (ordered) {
       const v = o.o === undefined ? (prevOrder === null ? 0 : prevOrder + 1) : o.o;
-      if (!Number.isInteger(v) || v < 0) bad(at('o')(), 'a whole number');
+      if (!Number.isInteger(v) || v < 0) bad(at(i, 'o'), 'a whole number');
       order[i] = v;
       prevOrder = v;
     }
     if (o.p !== undefined) {
-      if (!Array.isArray(o.p) || o.p.length < 2 || !isNum(o.p[0])) bad(at('p')(), '[total, layout, raw...]');
-      pre[i] = breakdown(o.p, 1, o.p[0], at('p'));
+      if (!Array.isArray(o.p) || o.p.length < 2 || !isNum(o.p[0])) bad(at(i, 'p'), '[total, layout, raw...]');
+      pre[i] = breakdown(o.p, 1, o.p[0], i, 'p');
     }
     if (o.e !== undefined) {
       const total = isNum(o.et) ? o.et : Number.isNaN(value[i]) ? null : value[i];
       if (o.e === true) {
-        if (pre[i] === NONE) bad(at('e')(), 'a pre-score (p) to share');
+        if (pre[i] === NONE) bad(at(i, 'e'), 'a pre-score (p) to share');
         const b = pre[i];
         bdLayout.push(bdLayout.a[b]);
         bdAt.push(bdAt.a[b]);
         bdTotal.push(total ?? bdTotal.a[b]);
         evalIdx[i] = bdTotal.length - 1;
       } else if (Array.isArray(o.e) && o.e.length >= 1) {
-        evalIdx[i] = breakdown(o.e, 0, total ?? 0, at('e'));
-      } else bad(at('e')(), 'true or [layout, raw...]');
+        evalIdx[i] = breakdown(o.e, 0, total ?? 0, i, 'e');
+      } else bad(at(i, 'e'), 'true or [layout, raw...]');
     }
     if (k === 5) {
       const ms = o.ms === undefined ? [] : o.ms;
-      if (!Array.isArray(ms) || ms.some((m) => typeof m !== 'string')) bad(at('ms')(), 'an array of move texts');
+      if (!Array.isArray(ms) || ms.some((m) => typeof m !== 'string')) bad(at(i, 'ms'), 'an array of move texts');
       const c = o.n === undefined ? ms.length : o.n;
-      if (c !== ms.length) bad(at('n')(), 'the number of moves in ms');
+      if (c !== ms.length) bad(at(i, 'n'), 'the number of moves in ms');
       count[i] = c;
       cutAt[i] = cut.length;
       for (const m of ms) cut.push(moveId(m));
       const r = o.r === undefined ? 1 : o.r === 'b' ? 2 : o.r === '-' ? 0 : -1;
-      if (r < 0) bad(at('r')(), '"b" or "-"');
+      if (r < 0) bad(at(i, 'r'), '"b" or "-"');
       f |= r << 5;
       if (o.by !== undefined) {
-        if (!Number.isInteger(o.by) || o.by < 0 || o.by >= i || parent[o.by] !== p) bad(at('by')(), 'the index of an earlier sibling');
+        if (!Number.isInteger(o.by) || o.by < 0 || o.by >= i || parent[o.by] !== p) bad(at(i, 'by'), 'the index of an earlier sibling');
         ref[i] = o.by;
       }
     }
     if (o.s !== undefined) {
-      if (!Number.isInteger(o.s) || o.s < 0 || o.s >= i || parent[o.s] !== p) bad(at('s')(), 'the index of an earlier sibling');
+      if (!Number.isInteger(o.s) || o.s < 0 || o.s >= i || parent[o.s] !== p) bad(at(i, 's'), 'the index of an earlier sibling');
       ref[i] = o.s;
     }
     flags[i] = f;
     if (o.u !== undefined) {
-      if (!Number.isInteger(o.u) || o.u < 0) bad(at('u')(), 'a whole number');
+      if (!Number.isInteger(o.u) || o.u < 0) bad(at(i, 'u'), 'a whole number');
       if (o.u > 0) unrecorded.push(i, o.u);
     }
     const c = o.c === undefined ? 0 : o.c;
-    if (!Number.isInteger(c) || c < 0) bad(at('c')(), 'a whole number');
+    if (!Number.isInteger(c) || c < 0) bad(at(i, 'c'), 'a whole number');
     if (c > 0) {
-      if (k === 5) bad(at('c')(), 'no children under a pruned node');
-      if (c >= list.length - i) bad(at('c')(), 'no more children than nodes that follow');
+      if (k === 5) bad(at(i, 'c'), 'no children under a pruned node');
+      if (c >= total - i) bad(at(i, 'c'), 'no more children than nodes that follow');
       openNode.push(i);
       openLeft.push(c);
     }
-  }
+    i++;
+  };
+  const finish = () => {
+  if (i === 0) bad('$.nodes', 'at least the root node');
   if (openLeft.some((x) => x > 0)) bad('$.nodes', 'as many nodes as the children counts (c) announce');
+  const m = i;
+  const n = m + unrecorded.length / 2;
+  if (n > maxNodes) throw new BudgetError('nodes', n, maxNodes);
+  room(n - 1);
   // One `truncated` node for each node with unrecorded nodes below it, after every recorded node,
   // numbered as version 1 numbers them: once the node's whole subtree is (by the end of its
   // subtree, then deepest first).
   if (unrecorded.length) {
-    const m = list.length;
     const size = new Uint32Array(m).fill(1);
     for (let i = m - 1; i > 0; i--) size[parent[i]] += size[i];
     const depth = new Uint32Array(m);
@@ -253,22 +291,23 @@ export function compactToBinary(doc, budget = {}) {
   const meta = {};
   for (const key of ['format', 'game', 'root_position', 'engine', 'algorithm', 'evaluator', 'perspective', 'settings', 'stats', 'chosen']) if (doc[key] !== undefined) meta[key] = doc[key];
   meta.version = 1;
+  const cut0 = (a) => a.slice(0, n);
   return packBinary(n, {
     meta: enc.encode(JSON.stringify(meta)),
-    parent,
-    move,
-    kind,
-    flags,
-    value,
-    alpha,
-    beta,
-    prob,
-    order,
-    count,
-    pre,
-    eval: evalIdx,
-    ref,
-    cutAt,
+    parent: cut0(parent),
+    move: cut0(move),
+    kind: cut0(kind),
+    flags: cut0(flags),
+    value: cut0(value),
+    alpha: cut0(alpha),
+    beta: cut0(beta),
+    prob: cut0(prob),
+    order: cut0(order),
+    count: cut0(count),
+    pre: cut0(pre),
+    eval: cut0(evalIdx),
+    ref: cut0(ref),
+    cutAt: cut0(cutAt),
     bdLayout: bdLayout.done(),
     bdAt: bdAt.done(),
     bdTotal: bdTotal.done(),
@@ -282,4 +321,6 @@ export function compactToBinary(doc, budget = {}) {
     layoutNames: Uint32Array.from(layoutNames),
     layoutWeights: Float64Array.from(layoutWeights),
   });
+  };
+  return { node, finish };
 }
