@@ -42,6 +42,8 @@ const OPTIONAL = [
   './tree/explorer.css',
   './tree/format.js',
   './tree/import.js',
+  './tree/binary.js',
+  './tree/compact.js',
   './tree/analysis.js',
   './tree/parse-worker.js',
   './tree/layout.js',
