@@ -43,6 +43,8 @@ struct CatalogueEntry {
     evaluators: Vec<String>,
     /// Whether a first visit opens this game.
     featured: bool,
+    /// Whether the page offers to record the game's whole tree.
+    whole_tree: bool,
 }
 
 #[derive(Serialize)]
@@ -83,8 +85,8 @@ impl Engine {
     }
 
     /// Every game on offer: id, name, variants (`{id, name}`), whether it has chance turns, the
-    /// players' names, the evaluators (the default first) and whether a first visit opens it
-    /// (`featured`).
+    /// players' names, the evaluators (the default first), whether a first visit opens it
+    /// (`featured`) and whether the page offers to record its whole tree (`whole_tree`).
     pub fn catalogue() -> Result<JsValue, JsError> {
         init();
         let mut games = Vec::new();
@@ -102,6 +104,7 @@ impl Engine {
                 players: s.players(),
                 evaluators: s.evaluators(),
                 featured: g.id == crate::games::FEATURED,
+                whole_tree: crate::games::WHOLE_TREE.contains(&g.id),
             });
         }
         to_js(&games)

@@ -110,6 +110,9 @@ fn the_check_finds_a_name_and_skips_panel_paths() {
 }
 
 #[test]
-fn the_game_a_first_visit_opens_is_in_the_catalogue() {
+fn the_games_the_catalogue_marks_for_the_page_are_in_it() {
     assert!(CATALOGUE.iter().any(|g| g.id == plyscope::games::FEATURED));
+    for id in plyscope::games::WHOLE_TREE {
+        assert!(CATALOGUE.iter().any(|g| g.id == *id), "{id}");
+    }
 }

@@ -144,6 +144,10 @@ registry! {
 /// the catalogue (`featured`) rather than naming a game itself.
 pub const FEATURED: &str = "reversi";
 
+/// The games whose whole game tree (every line to the end, unpruned) fits the page's largest
+/// tree budget, so that the page offers to record it: tic-tac-toe's has at most 549,946 nodes.
+pub const WHOLE_TREE: &[&str] = &["tictactoe"];
+
 /// Every id the registry offers by name (default and named variants), for error messages.
 pub fn known_ids() -> Vec<String> {
     let mut ids = Vec::new();

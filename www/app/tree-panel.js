@@ -3,7 +3,7 @@
 import { boardPreview } from '../preview.js';
 import { playerName } from './players.js';
 import { formatCount } from './status.js';
-import { state, client, analyse, on as onFlow } from './flow.js';
+import { state, client, analyse, gameEntry, on as onFlow } from './flow.js';
 import { findSearch, treeNodeBudget, setTreeNodeBudget, treeMemoryText, TREE_NODE_CHOICES, TREE_NODES_MAX } from './tree-store.js';
 
 const root = document.getElementById('tree-root');
@@ -49,8 +49,9 @@ budgetSelect.addEventListener('change', () => {
   fillBudget();
 });
 
-/** Whether the game is one whose whole tree the page offers (tic-tac-toe). */
-const wholeTreeGame = (game) => typeof game === 'string' && /^tictactoe\b/.test(game);
+/** Whether the game is one whose whole tree the page offers (the engine's catalogue says so:
+ * tic-tac-toe). */
+const wholeTreeGame = (game) => typeof game === 'string' && !!gameEntry(game)?.whole_tree;
 
 function updateWholeButton() {
   wholeButton.hidden = !wholeTreeGame(state?.game);
