@@ -295,7 +295,11 @@ fn a_side_wiped_out_as_the_clock_runs_out_has_lost() {
     pos.play(m).unwrap();
     assert_eq!(pos.halfmove_clock(), 100);
     assert_eq!(pos.turn(), Turn::Terminal);
-    assert_eq!(pos.outcome(), Some(Outcome::Win(0)), "white has no pieces left");
+    assert_eq!(
+        pos.outcome(),
+        Some(Outcome::Win(0)),
+        "white has no pieces left"
+    );
 }
 
 #[test]

@@ -102,6 +102,10 @@ USAGE:
       default 4) and print low, median and high score, the share reaching 384 ... 6144, time a move.
       --jobs J plays J games at once, one thread each (keep J at most the number of cores).
       --no-steps turns probability steps off (plain iterative deepening under the budget).
+  plyscope solve --position TEXT [--each] [--nodes N] [--json]
+      Solve an 8x8 Reversi position exactly (the endgame solver, docs/reversi.md): the final disc
+      margin of the side to move under perfect play (empties to the winner) and a best move.
+      --each gives every legal move's exact margin; --nodes N stops after N positions.
   plyscope uai
       Play Ataxx over the UAI protocol on standard input and output (for match runners and GUIs).
   plyscope uhp
@@ -158,6 +162,7 @@ fn run(args: &[String]) -> Result<(), Usage> {
         "search" => search(rest),
         "bench" => bench(rest),
         "threes-bench" => threes_bench(rest),
+        "solve" => solve(rest),
         "uai" => {
             plyscope::protocol::uai::run(std::io::stdin(), std::io::stdout());
             Ok(())
@@ -167,7 +172,7 @@ fn run(args: &[String]) -> Result<(), Usage> {
             Ok(())
         }
         other => Err(Usage(format!(
-            "unknown command {}: expected games, perft, search, bench, threes-bench, uai, uhp or help",
+            "unknown command {}: expected games, perft, search, solve, bench, threes-bench, uai, uhp or help",
             shown(other)
         ))),
     }
@@ -237,6 +242,70 @@ fn session_at(game: &str, position: Option<&str>) -> Result<Box<dyn AnySession>,
         s.set_position(p)?;
     }
     Ok(s)
+}
+
+/// `plyscope solve`: the Reversi endgame solver on one position.
+fn solve(args: &[String]) -> Result<(), Usage> {
+    use plyscope::games::reversi::endgame::{square_name, Solver};
+    use plyscope::games::reversi::Reversi;
+    let opts = Opts::parse(args, &["--each", "--json"], &["--position", "--nodes"])?;
+    let text = opts
+        .value("--position")
+        .ok_or_else(|| Usage("solve needs --position TEXT (an 8x8 Reversi position)".into()))?;
+    let pos: Reversi = plyscope::core::Game::from_position_text("reversi", text)
+        .map_err(|e| Usage(format!("bad position: {e}")))?;
+    let (p, o) = pos
+        .bitboards()
+        .ok_or_else(|| Usage("the solver reads 8x8 positions only".into()))?;
+    let nodes: Option<u64> = opts.number("--nodes", "a whole number of positions")?;
+    if nodes == Some(0) {
+        return Err(Usage("--nodes must be at least 1".into()));
+    }
+    let mut solver = Solver::new().with_node_limit(nodes.unwrap_or(u64::MAX));
+    let t = Instant::now();
+    let json = opts.flag("--json");
+    if opts.flag("--each") {
+        let Some(each) = solver.solve_each(p, o) else {
+            return Err(Usage(format!("stopped after {} positions", solver.nodes())));
+        };
+        let ms = t.elapsed().as_secs_f64() * 1000.0;
+        if json {
+            let moves: Vec<serde_json::Value> = each
+                .iter()
+                .map(|&(x, v)| serde_json::json!({"move": square_name(x), "margin": v}))
+                .collect();
+            outln!(
+                "{}",
+                serde_json::json!({"moves": moves, "nodes": solver.nodes(), "ms": ms})
+            );
+        } else {
+            for (x, v) in &each {
+                outln!("{} {:+}", square_name(*x), v);
+            }
+            outln!("{} positions in {:.0} ms", solver.nodes(), ms);
+        }
+        return Ok(());
+    }
+    let Some(s) = solver.solve(p, o) else {
+        return Err(Usage(format!("stopped after {} positions", solver.nodes())));
+    };
+    let ms = t.elapsed().as_secs_f64() * 1000.0;
+    let best = s.best.map(square_name).unwrap_or_else(|| "pass".into());
+    if json {
+        outln!(
+            "{}",
+            serde_json::json!({"move": best, "margin": s.margin, "nodes": s.nodes, "ms": ms})
+        );
+    } else {
+        outln!(
+            "{best} {:+} ({} positions in {:.0} ms, {:.1} M/s)",
+            s.margin,
+            s.nodes,
+            ms,
+            s.nodes as f64 / ms.max(0.001) / 1000.0
+        );
+    }
+    Ok(())
 }
 
 fn perft(args: &[String]) -> Result<(), Usage> {

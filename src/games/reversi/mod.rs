@@ -13,6 +13,7 @@
 
 mod bitboard;
 mod board;
+pub mod endgame;
 mod eval;
 mod general;
 mod notation;
@@ -132,6 +133,15 @@ impl Reversi {
     /// Whether this position runs on the 8x8 bitboard.
     pub fn is_bitboard(&self) -> bool {
         matches!(self.repr, Repr::Eight(_))
+    }
+
+    /// The discs of the side to move and of the other side as 8x8 bitboards (bit `row * 8 + col`,
+    /// a1 = bit 0), for the endgame solver; `None` on other sizes.
+    pub fn bitboards(&self) -> Option<(u64, u64)> {
+        match &self.repr {
+            Repr::Eight(b) => Some(b.me_opp()),
+            Repr::Sized(_) => None,
+        }
     }
 
     /// Cells on a side.

@@ -1,0 +1,164 @@
+//! The Reversi endgame solver: exact margins on the FFO test positions #40-#44, and agreement with
+//! a plain minimax written against the public game interface on random late positions.
+
+use plyscope::core::{Game, Rng, Turn};
+use plyscope::games::reversi::endgame::{square_name, Solver};
+use plyscope::games::reversi::Reversi;
+
+/// The FFO endgame test positions #40-#44 (public, from the FFO test suite by Gunnar Andersson):
+/// the board from a1 row by row, the side to move, the exact margin and the best moves.
+const FFO: [(&str, &str, i32, &[&str]); 5] = [
+    (
+        "#40",
+        "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X",
+        38,
+        &["a2"],
+    ),
+    (
+        "#41",
+        "-OOOOO----OOOOX--OOOOOO-XXXXXOO--XXOOX--OOXOXX----OXXO---OOO--O- X",
+        0,
+        &["h4"],
+    ),
+    (
+        "#42",
+        "--OOO-------XX-OOOOOOXOO-OOOOXOOX-OOOXXO---OOXOO---OOOXO--OOOO-- X",
+        6,
+        &["g2"],
+    ),
+    (
+        "#43",
+        "--XXXXX---XXXX---OOOXX---OOXXXX--OOXXXO-OOOOXOO----XOX----XXXXX- O",
+        -12,
+        &["c7", "g3"],
+    ),
+    (
+        "#44",
+        "--O-X-O---O-XO-O-OOXXXOOOOOOXXXOOOOOXX--XXOOXO----XXXX-----XXX-- O",
+        -14,
+        &["d2", "b8"],
+    ),
+];
+
+fn ffo(i: usize) {
+    let (name, text, margin, best) = FFO[i];
+    let pos = Reversi::from_position_text("reversi", text).unwrap();
+    let (p, o) = pos.bitboards().unwrap();
+    let s = Solver::new().solve(p, o).unwrap();
+    assert_eq!(s.margin, margin, "FFO {name}");
+    let m = square_name(s.best.expect("a move"));
+    assert!(
+        best.contains(&m.as_str()),
+        "FFO {name}: {m} is not one of {best:?}"
+    );
+    // The move is legal and reaches the value.
+    let mut after = pos.clone();
+    after.play(after.parse_move(&m).unwrap()).unwrap();
+}
+
+#[test]
+fn ffo_40() {
+    ffo(0);
+}
+#[test]
+fn ffo_41() {
+    ffo(1);
+}
+#[test]
+fn ffo_42() {
+    ffo(2);
+}
+#[test]
+fn ffo_43() {
+    ffo(3);
+}
+#[test]
+fn ffo_44() {
+    ffo(4);
+}
+
+/// The final margin for the side to move, by plain minimax over the game's own moves and rules
+/// (empties to the winner).
+fn minimax(pos: &Reversi) -> i32 {
+    match pos.turn() {
+        Turn::Player(me) => {
+            let mut moves = Vec::new();
+            pos.legal_moves(&mut moves);
+            moves
+                .iter()
+                .map(|&m| {
+                    let mut next = pos.clone();
+                    next.play_unchecked(m);
+                    match next.turn() {
+                        Turn::Player(p) if p == me => minimax(&next),
+                        _ => -minimax(&next),
+                    }
+                })
+                .max()
+                .unwrap()
+        }
+        _ => {
+            // Finished: from the view of the player who would move.
+            let me = pos.side_to_move();
+            let d = pos.discs(me) as i32 - pos.discs(1 - me) as i32;
+            let e = pos.empties() as i32;
+            d.signum() * (d.abs() + if d != 0 { e } else { 0 })
+        }
+    }
+}
+
+#[test]
+fn the_solver_agrees_with_minimax_on_random_endgames() {
+    let mut rng = Rng::seeded(11);
+    let mut solver = Solver::new();
+    let mut checked = 0;
+    while checked < 40 {
+        let mut pos = Reversi::new(8).unwrap();
+        let empties = 6 + rng.below(5) as u32; // 6..10 empty squares
+        let mut moves = Vec::new();
+        while pos.empties() > empties && pos.turn() != Turn::Terminal {
+            pos.legal_moves(&mut moves);
+            let m = moves[rng.below(moves.len() as u64) as usize];
+            pos.play_unchecked(m);
+        }
+        if pos.turn() == Turn::Terminal {
+            continue;
+        }
+        let (p, o) = pos.bitboards().unwrap();
+        let s = solver.solve(p, o).unwrap();
+        let want = minimax(&pos);
+        assert_eq!(s.margin, want, "{}", pos.position_text());
+        if let Some(x) = s.best {
+            // The best move reaches the value.
+            let mut next = pos.clone();
+            next.play(next.parse_move(&square_name(x)).unwrap())
+                .unwrap();
+            let v = match next.turn() {
+                Turn::Player(p) if p == pos.side_to_move() => minimax(&next),
+                _ => -minimax(&next),
+            };
+            assert_eq!(
+                v,
+                want,
+                "best move {} at {}",
+                square_name(x),
+                pos.position_text()
+            );
+        }
+        // A narrow window gives a bound on the right side.
+        let w = solver.solve_window(p, o, want - 1, want + 1).unwrap();
+        assert_eq!(w.margin, want);
+        let hi = solver.solve_window(p, o, want + 2, want + 4).unwrap();
+        assert!(hi.margin <= want + 2, "fail low gives an upper bound");
+        checked += 1;
+    }
+}
+
+#[test]
+fn a_node_limit_stops_the_solver() {
+    let pos = Reversi::from_position_text("reversi", FFO[0].1).unwrap();
+    let (p, o) = pos.bitboards().unwrap();
+    let mut s = Solver::new().with_node_limit(1000);
+    assert!(s.solve(p, o).is_none());
+    assert!(s.nodes() >= 1000);
+}
