@@ -138,6 +138,7 @@ registry! {
     khet::Khet,
     threes::Threes,
     connect4::Connect4,
+    textbook::Textbook,
 }
 
 /// Every id the registry offers by name (default and named variants), for error messages.
