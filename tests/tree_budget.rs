@@ -708,7 +708,11 @@ fn assert_search_order(t: &Tree, whole: bool) {
         .collect();
     assert_eq!(order[0], 0);
     for j in 1..t.len() {
-        assert!(order[j] > order[j - 1], "node {j} comes after node {}", j - 1);
+        assert!(
+            order[j] > order[j - 1],
+            "node {j} comes after node {}",
+            j - 1
+        );
         if whole {
             assert_eq!(order[j], j as u64, "nothing dropped: node {j} is step {j}");
         }
@@ -731,7 +735,8 @@ fn assert_search_order(t: &Tree, whole: bool) {
         }
         for &c in &kids {
             let n = &t.nodes[c];
-            if n.kind == NodeKind::Pruned && n.reason == Some(plyscope::tree::PruneReason::Alphabeta)
+            if n.kind == NodeKind::Pruned
+                && n.reason == Some(plyscope::tree::PruneReason::Alphabeta)
             {
                 cuts += 1;
                 assert!(n.by.is_some() || !whole, "the cause is recorded");
@@ -770,9 +775,11 @@ fn every_node_knows_its_place_in_the_search_order() {
         let o: Vec<_> = back.nodes.iter().map(|n| n.order).collect();
         assert_eq!(o, t.nodes.iter().map(|n| n.order).collect::<Vec<_>>());
     }
-    let threes =
-        Threes::from_position_text("", "3 . 1 . / . 2 . 3 / 1 . 2 . / 3 . . 2 | deck 1 1 0 | next 1")
-            .unwrap();
+    let threes = Threes::from_position_text(
+        "",
+        "3 . 1 . / . 2 . 3 / 1 . 2 . / 3 . . 2 | deck 1 1 0 | next 1",
+    )
+    .unwrap();
     let (_, t) = run(
         &threes,
         "",
