@@ -435,3 +435,371 @@ fn bad_compact_documents_get_a_located_error() {
     assert_eq!(e.path, "version");
     assert!(Tree::from_json("[1, 2").is_err());
 }
+
+/// Replays node `i`'s position from `root` by the move texts on its path (each matched against
+/// the legal moves or chance outcomes of its parent's position).
+fn position_of<G: Game>(t: &Tree, root: &G, i: usize) -> G {
+    let mut path = Vec::new();
+    let mut at = i;
+    while at != 0 {
+        path.push(at);
+        at = t.nodes[at].parent as usize;
+    }
+    let mut pos = root.clone();
+    for &j in path.iter().rev() {
+        let text = t.move_text(t.nodes[j].mv);
+        let mut moves = Vec::new();
+        pos.legal_moves(&mut moves);
+        let mut outcomes = Vec::new();
+        pos.chance_outcomes(&mut outcomes);
+        moves.extend(outcomes.iter().map(|o| o.0));
+        let m = moves
+            .into_iter()
+            .find(|&m| pos.format_move(m) == text)
+            .unwrap_or_else(|| panic!("node {j}'s move {text} is playable"));
+        pos.play_unchecked(m);
+    }
+    pos
+}
+
+/// The breakdowns the recorder makes when the tree is built (not during the search) are those the
+/// evaluator gives for each node's own position: the pre-score of every child of a player's node
+/// and the evaluation of every leaf, term by term.
+fn assert_breakdowns_match_the_evaluator<G: Playable>(pos: &G, eval: &str, cfg: SearchConfig) {
+    use plyscope::core::{Breakdown, Evaluator, NoTerms, Turn};
+    let (_, t) = run(pos, eval, cfg);
+    let e = G::evaluator(eval).unwrap();
+    let me = match pos.turn() {
+        Turn::Player(p) => p,
+        _ => unreachable!(),
+    };
+    let (mut leaves, mut prescores) = (0, 0);
+    for (i, n) in t.nodes.iter().enumerate().skip(1) {
+        if n.kind == NodeKind::Pruned || n.same_as.is_some() {
+            continue;
+        }
+        let here = position_of(&t, pos, i);
+        let terms = |b: &plyscope::tree::Bd| -> Vec<(String, f32, f64)> {
+            let l = &t.layouts[b.layout as usize];
+            l.names
+                .iter()
+                .zip(&l.weights)
+                .zip(t.raws_of(b))
+                .map(|((&nm, &w), &r)| (t.names[nm as usize].clone(), r, w))
+                .collect()
+        };
+        let want = |bd: &Breakdown| -> Vec<(String, f32, f64)> {
+            bd.terms
+                .iter()
+                .map(|x| (x.name.clone(), x.raw as f32, x.weight))
+                .collect()
+        };
+        if n.prob.is_none() {
+            let p = n
+                .prescore
+                .as_ref()
+                .expect("a player's child has a pre-score");
+            let mut bd = Breakdown::default();
+            let v = e.prescore(&here, me, &mut bd);
+            assert_eq!(p.total, v, "node {i}'s pre-score");
+            assert_eq!(terms(p), want(&bd), "node {i}'s pre-score terms");
+            prescores += 1;
+        }
+        if n.kind == NodeKind::Leaf {
+            let b = n.eval.as_ref().expect("a leaf has its evaluation");
+            let mut bd = Breakdown::default();
+            let v = e.evaluate(&here, me, &mut bd);
+            assert_eq!(v, e.evaluate(&here, me, &mut NoTerms));
+            assert_eq!(b.total, v, "leaf {i}'s evaluation");
+            assert_eq!(n.value, Some(v));
+            assert_eq!(terms(b), want(&bd), "leaf {i}'s terms");
+            leaves += 1;
+        }
+    }
+    assert!(
+        leaves > 10 && prescores > 10,
+        "{leaves} leaves, {prescores} pre-scores"
+    );
+}
+
+#[test]
+fn breakdowns_made_after_the_search_are_the_evaluators() {
+    assert_breakdowns_match_the_evaluator(
+        &reversi_midgame(),
+        "",
+        SearchConfig {
+            depth: 3,
+            ..SearchConfig::default()
+        },
+    );
+    assert_breakdowns_match_the_evaluator(
+        &Ataxx::new_game("ataxx").unwrap(),
+        "",
+        SearchConfig {
+            depth: 3,
+            ..SearchConfig::default()
+        },
+    );
+    let threes = Threes::from_position_text(
+        "",
+        "3 . 1 . / . 2 . 3 / 1 . 2 . / 3 . . 2 | deck 1 1 0 | next 1",
+    )
+    .unwrap();
+    assert_breakdowns_match_the_evaluator(
+        &threes,
+        "",
+        SearchConfig {
+            depth: 2,
+            algorithm: Algorithm::Expectimax,
+            ..SearchConfig::default()
+        },
+    );
+}
+
+/// A recorder reuses the memory of the last one on its thread: a search recorded after others
+/// (of the same game and of another) writes the same tree as the first.
+#[test]
+fn a_reused_arena_records_the_same_tree() {
+    let cfg = SearchConfig {
+        depth: 4,
+        ..SearchConfig::default()
+    };
+    let (_, first) = run(&reversi_midgame(), "", cfg.clone());
+    let _ = run(&TicTacToe::new_game("tictactoe").unwrap(), "", cfg.clone());
+    let (_, again) = run(&reversi_midgame(), "", cfg.clone());
+    let _ = run(
+        &reversi_midgame(),
+        "",
+        SearchConfig {
+            depth: 2,
+            ..cfg.clone()
+        },
+    );
+    let (_, third) = run(&reversi_midgame(), "", cfg);
+    let strip = |t: &Tree| serde_json::to_string(&t.to_document().root).unwrap();
+    assert_eq!(strip(&first), strip(&again));
+    assert_eq!(strip(&first), strip(&third));
+}
+
+/// Checks that below every node of the last whole level, the capped tree `t` keeps a prefix of
+/// its children in search order (as in the uncapped tree `full`) plus at most the child that
+/// gives its value; returns how many children were kept beyond the principal variations.
+fn partial_level_prefixes(t: &Tree, full: &Tree) -> usize {
+    let level = t.head.stats.full_levels.unwrap();
+    let dt = depth_of(t);
+    // The path of move texts from the root identifies a node in both trees.
+    let path = |tr: &Tree, mut i: usize| {
+        let mut p = Vec::new();
+        while i != 0 {
+            p.push(tr.move_text(tr.nodes[i].mv).to_string());
+            i = tr.nodes[i].parent as usize;
+        }
+        p.reverse();
+        p
+    };
+    let find = |tr: &Tree, p: &[String]| {
+        let mut at = 0;
+        for m in p {
+            at = children(tr, at)
+                .into_iter()
+                .find(|&c| {
+                    tr.nodes[c].kind != NodeKind::Pruned && tr.move_text(tr.nodes[c].mv) == m
+                })
+                .unwrap_or_else(|| panic!("{p:?} is in the uncapped tree"));
+        }
+        at
+    };
+    let mut extra = 0;
+    for i in 0..t.len() {
+        if dt[i] != level || t.nodes[i].kind == NodeKind::Pruned {
+            continue;
+        }
+        let f = find(full, &path(t, i));
+        let all: Vec<String> = children(full, f)
+            .into_iter()
+            .filter(|&c| full.nodes[c].kind != NodeKind::Pruned)
+            .map(|c| full.move_text(full.nodes[c].mv).to_string())
+            .collect();
+        let kept: Vec<usize> = children(t, i)
+            .into_iter()
+            .filter(|&c| t.nodes[c].kind != NodeKind::Pruned)
+            .map(|c| {
+                let m = t.move_text(t.nodes[c].mv);
+                all.iter()
+                    .position(|x| x == m)
+                    .expect("a kept child is a searched one")
+            })
+            .collect();
+        // The ranks kept: 0, 1, ..., m-1, and perhaps one more (the child giving the value).
+        let mut prefix = 0;
+        while kept.get(prefix) == Some(&prefix) {
+            prefix += 1;
+        }
+        assert!(
+            kept.len() <= prefix + 1,
+            "node {i} keeps children {kept:?}: a prefix in search order and the best"
+        );
+        extra += kept.len().saturating_sub(1);
+    }
+    extra
+}
+
+/// When the next whole level does not fit, the cap keeps as much of it as fits: the first
+/// children in search order of each node of the last whole level (with their principal
+/// variations), in the recorder and when a finished tree is cut afterwards.
+#[test]
+fn a_capped_tree_fills_the_next_level_in_part() {
+    let pos = reversi_midgame();
+    let cfg = SearchConfig {
+        depth: 6,
+        ..Default::default()
+    };
+    let (full_r, full) = run(&pos, "", cfg.clone());
+    let mut partial_seen = 0;
+    for div in [4, 8, 16] {
+        let cap = full.len() / div;
+        let (r, t) = run(
+            &pos,
+            "",
+            SearchConfig {
+                node_cap: cap,
+                ..cfg.clone()
+            },
+        );
+        assert!(
+            t.len() <= cap + 64,
+            "{} nodes under a cap of {cap}",
+            t.len()
+        );
+        assert_capped_invariants(&t, r.stats.nodes);
+        let level = t.head.stats.full_levels.unwrap();
+        let (dt, df) = (depth_of(&t), depth_of(&full));
+        let next_t = dt.iter().filter(|&&d| d == level + 1).count();
+        let next_f = df.iter().filter(|&&d| d == level + 1).count();
+        assert!(next_t < next_f, "level {} is not whole", level + 1);
+        if partial_level_prefixes(&t, &full) > 0 {
+            partial_seen += 1;
+        }
+        // Cut afterwards: the next level is filled while it fits.
+        let cut = full.capped(cap);
+        assert!(cut.len() <= cap);
+        assert_capped_invariants(&cut, full_r.stats.nodes);
+        assert!(
+            partial_level_prefixes(&cut, &full) > 0,
+            "cut to {cap}: part of level {} kept",
+            cut.head.stats.full_levels.unwrap() + 1
+        );
+    }
+    assert!(
+        partial_seen >= 2,
+        "the recorder kept part of the next level {partial_seen} times"
+    );
+}
+
+/// Every recorded node knows its place in the search order: the root is 0, the order is a strict
+/// pre-order (it grows along the document's pre-order, a node before its children, a subtree
+/// before the siblings searched after it), a cut-off comes after the sibling whose value caused
+/// it and its whole subtree, and with nothing dropped the order is the document's order itself.
+fn assert_search_order(t: &Tree, whole: bool) {
+    let order: Vec<u64> = t
+        .nodes
+        .iter()
+        .map(|n| n.order.expect("every node has its place"))
+        .collect();
+    assert_eq!(order[0], 0);
+    for j in 1..t.len() {
+        assert!(
+            order[j] > order[j - 1],
+            "node {j} comes after node {}",
+            j - 1
+        );
+        if whole {
+            assert_eq!(order[j], j as u64, "nothing dropped: node {j} is step {j}");
+        }
+    }
+    // The end of each subtree (in the document): the last node below it.
+    let mut last = (0..t.len()).collect::<Vec<usize>>();
+    for j in (1..t.len()).rev() {
+        let p = t.nodes[j].parent as usize;
+        last[p] = last[p].max(last[j]);
+    }
+    let mut cuts = 0;
+    for i in 0..t.len() {
+        let kids = children(t, i);
+        for w in kids.windows(2) {
+            let (a, b) = (w[0], w[1]);
+            assert!(
+                order[b] > order[last[a]],
+                "node {b} is searched after the whole subtree of node {a}"
+            );
+        }
+        for &c in &kids {
+            let n = &t.nodes[c];
+            if n.kind == NodeKind::Pruned
+                && n.reason == Some(plyscope::tree::PruneReason::Alphabeta)
+            {
+                cuts += 1;
+                assert!(n.by.is_some() || !whole, "the cause is recorded");
+                if let Some(by) = n.by {
+                    let by = by as usize;
+                    assert_eq!(t.nodes[by].parent as usize, i, "the cause is a sibling");
+                    assert!(
+                        order[c] > order[last[by]],
+                        "the cut comes after its cause's subtree"
+                    );
+                }
+            }
+        }
+    }
+    if whole && t.head.algorithm == "alphabeta" {
+        assert!(cuts > 0, "an alpha-beta search of this size cuts");
+    }
+}
+
+#[test]
+fn every_node_knows_its_place_in_the_search_order() {
+    for algorithm in [Algorithm::Alphabeta, Algorithm::Minimax] {
+        let (_, t) = run(
+            &reversi_midgame(),
+            "",
+            SearchConfig {
+                depth: 4,
+                algorithm,
+                ..SearchConfig::default()
+            },
+        );
+        assert!(!t.head.stats.truncated);
+        assert_search_order(&t, true);
+        // The compact document keeps it.
+        let back = Tree::from_compact_json(&t.to_compact_json()).unwrap();
+        let o: Vec<_> = back.nodes.iter().map(|n| n.order).collect();
+        assert_eq!(o, t.nodes.iter().map(|n| n.order).collect::<Vec<_>>());
+    }
+    let threes = Threes::from_position_text(
+        "",
+        "3 . 1 . / . 2 . 3 / 1 . 2 . / 3 . . 2 | deck 1 1 0 | next 1",
+    )
+    .unwrap();
+    let (_, t) = run(
+        &threes,
+        "",
+        SearchConfig {
+            depth: 2,
+            algorithm: Algorithm::Expectimax,
+            ..SearchConfig::default()
+        },
+    );
+    assert_search_order(&t, true);
+    // A capped tree keeps each kept node's place: still strictly increasing, with gaps.
+    let (_, t) = run(
+        &reversi_midgame(),
+        "",
+        SearchConfig {
+            depth: 6,
+            node_cap: 3000,
+            ..SearchConfig::default()
+        },
+    );
+    assert!(t.head.stats.truncated);
+    assert_search_order(&t, false);
+}

@@ -138,6 +138,7 @@ registry! {
     khet::Khet,
     threes::Threes,
     connect4::Connect4,
+    textbook::Textbook,
 }
 
 /// The game a person's first visit to the page opens (the seed's game); the page reads it from

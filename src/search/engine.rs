@@ -14,7 +14,7 @@ use super::tt::Table;
 use crate::core::{now_ms, Error, Evaluator, Game, NoTerms, Outcome, PlayerId, Rng, Turn};
 use crate::tree::{
     Arena, Bound, Chosen, Header, NoRecorder, NodeKind, PruneReason, Recorder, Stage, Stats, Tree,
-    EVAL_IS_PRESCORE, NO_STAGE,
+    LAZY, NO_STAGE,
 };
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -57,8 +57,6 @@ struct Child<G: Game> {
     state: G,
     prescore: f64,
     order: u32,
-    /// The pre-score's breakdown on the stage, when recording ([`NO_STAGE`] otherwise).
-    staged: u32,
 }
 
 struct Searcher<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> {
@@ -135,7 +133,7 @@ pub fn search<G: Game, E: Evaluator<G>>(
             cfg,
             hooks,
             root_player,
-            Arena::new(cfg.node_cap, cfg.tree_max_bytes),
+            Arena::take(cfg.node_cap, cfg.tree_max_bytes),
         )
     } else {
         run(root, eval, cfg, hooks, root_player, NoRecorder)
@@ -145,25 +143,60 @@ pub fn search<G: Game, E: Evaluator<G>>(
 /// Recorders the root driver can restart between iterations.
 trait Restart<G: Game>: Recorder<G::Move> + Sized {
     fn fresh(&self) -> Self;
-    /// The recorded tree (nodes only; the caller fills the header), `best` along `pv`.
-    fn snapshot(&self, root: &G, stage: &Stage, pv: &[G::Move]) -> Option<Tree>;
+    /// An empty recorder that holds no memory (to take the place of one given back).
+    fn empty(&self) -> Self;
+    /// Done with: keeps its memory for the next search on this thread.
+    fn recycle(self) {}
+    /// The recorded tree (nodes only; the caller fills the header), `best` along `pv`, with the
+    /// breakdowns left for later made by `eval` from `player`'s view.
+    fn snapshot<E: Evaluator<G>>(
+        &self,
+        root: &G,
+        stage: &Stage,
+        pv: &[G::Move],
+        eval: &E,
+        player: PlayerId,
+    ) -> Option<Tree>;
 }
 
 impl<G: Game> Restart<G> for NoRecorder {
     fn fresh(&self) -> Self {
         NoRecorder
     }
-    fn snapshot(&self, _: &G, _: &Stage, _: &[G::Move]) -> Option<Tree> {
+    fn empty(&self) -> Self {
+        NoRecorder
+    }
+    fn snapshot<E: Evaluator<G>>(
+        &self,
+        _: &G,
+        _: &Stage,
+        _: &[G::Move],
+        _: &E,
+        _: PlayerId,
+    ) -> Option<Tree> {
         None
     }
 }
 
 impl<G: Game> Restart<G> for Arena<G::Move> {
     fn fresh(&self) -> Self {
+        Arena::take(self.node_cap(), self.byte_cap())
+    }
+    fn empty(&self) -> Self {
         Arena::fresh(self)
     }
-    fn snapshot(&self, root: &G, stage: &Stage, pv: &[G::Move]) -> Option<Tree> {
-        (!self.is_empty()).then(|| self.build(root, stage, pv))
+    fn recycle(self) {
+        self.give_back()
+    }
+    fn snapshot<E: Evaluator<G>>(
+        &self,
+        root: &G,
+        stage: &Stage,
+        pv: &[G::Move],
+        eval: &E,
+        player: PlayerId,
+    ) -> Option<Tree> {
+        (!self.is_empty()).then(|| self.build_with(root, stage, pv, eval, player))
     }
 }
 
@@ -242,7 +275,6 @@ fn run<G: Game, E: Evaluator<G>, R: Restart<G>>(
                 state,
                 prescore: 0.0,
                 order: i as u32,
-                staged: NO_STAGE,
             }
         })
         .collect();
@@ -325,12 +357,16 @@ fn run<G: Game, E: Evaluator<G>, R: Restart<G>>(
                 let reordered: Vec<Child<G>> =
                     order.iter().map(|&i| root_kids[i].clone()).collect();
                 root_kids[..searched].clone_from_slice(&reordered);
-                done = Some((roots, pvs, depth, rec));
+                if let Some(old) = done.replace((roots, pvs, depth, rec)) {
+                    old.3.recycle();
+                }
                 if R::ACTIVE && s.hooks.iteration.is_some() {
                     if let Some((roots, pvs, depth, rec)) = &done {
                         s.report_iteration(root, roots, pvs, *depth, rec);
                     }
                 }
+            } else {
+                rec.recycle();
             }
             if was_full {
                 full_nodes = iteration_nodes;
@@ -372,6 +408,8 @@ fn run<G: Game, E: Evaluator<G>, R: Restart<G>>(
             if done.is_none() && !values.is_empty() {
                 let roots = root_moves_of(&values, &root_kids);
                 partial = Some((roots, pvs, rec));
+            } else {
+                rec.recycle();
             }
             break;
         }
@@ -437,11 +475,16 @@ fn run<G: Game, E: Evaluator<G>, R: Restart<G>>(
         stats,
         tree: None,
     };
-    if let Some(tree) = rec.snapshot(root, &s.stage, &result.pv) {
+    if let Some(tree) = rec.snapshot(root, &s.stage, &result.pv, eval, root_player) {
         result.stats.truncated = tree.head.stats.truncated;
         result.stats.full_levels = tree.head.stats.full_levels;
         result.stats.tree_bytes = tree.head.stats.tree_bytes;
         result.tree = Some(document(root, eval, cfg, &result, tree, root_player));
+    }
+    if R::ACTIVE {
+        rec.recycle();
+        let unused = s.rec.empty();
+        std::mem::replace(&mut s.rec, unused).recycle();
     }
     Ok(result)
 }
@@ -566,7 +609,8 @@ impl<G: Game, E: Evaluator<G>, R: Restart<G>> Searcher<'_, '_, G, E, R> {
         else {
             return;
         };
-        let Some(tree) = rec.snapshot(root, &self.stage, &pvs[best]) else {
+        let Some(tree) = rec.snapshot(root, &self.stage, &pvs[best], self.eval, self.root_player)
+        else {
             return;
         };
         let mut stats = self.stats(depth);
@@ -808,17 +852,10 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G,
         self.root_done = 0;
         self.root_total = kids.len();
         let full_window = !self.prune || self.cfg.randomness_quotient > 1;
-        // The root's children keep their order between iterations; their breakdowns are staged
-        // again for this iteration's recorder.
+        // The root's children keep their order between iterations. Their pre-scores' breakdowns,
+        // like every recorded node's, are made when the tree is built ([`LAZY`]).
         let mark = self.stage.mark();
         if R::ACTIVE {
-            for kid in kids.iter_mut() {
-                self.stage.begin();
-                let v = self
-                    .eval
-                    .prescore(&kid.state, self.root_player, &mut self.stage);
-                kid.staged = self.stage.finish(v);
-            }
             self.rec.open(
                 None,
                 None,
@@ -842,14 +879,8 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G,
                 alpha
             };
             if R::ACTIVE {
-                self.rec.open(
-                    Some(kid.mv),
-                    None,
-                    kid.staged,
-                    &self.stage,
-                    lo,
-                    f64::INFINITY,
-                );
+                self.rec
+                    .open(Some(kid.mv), None, LAZY, &self.stage, lo, f64::INFINITY);
             }
             let v = self.node(&kid.state, depth - 1, 1, lo, f64::INFINITY, 1.0);
             if self.aborted {
@@ -944,31 +975,19 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G,
 
     fn leaf(&mut self, pos: &G) -> f64 {
         self.leaves += 1;
+        let v = self.eval.evaluate(pos, self.root_player, &mut NoTerms);
         if R::ACTIVE {
-            if self.eval.prescore_is_evaluation() {
-                if let Some(v) = self.rec.current_prescore() {
-                    self.rec.close(
-                        NodeKind::Leaf,
-                        Some(v),
-                        Bound::Exact,
-                        EVAL_IS_PRESCORE,
-                        &self.stage,
-                        false,
-                    );
-                    return v;
-                }
-            }
-            let mark = self.stage.mark();
-            self.stage.begin();
-            let v = self.eval.evaluate(pos, self.root_player, &mut self.stage);
-            let b = self.stage.finish(v);
-            self.rec
-                .close(NodeKind::Leaf, Some(v), Bound::Exact, b, &self.stage, false);
-            self.stage.release(mark);
-            v
-        } else {
-            self.eval.evaluate(pos, self.root_player, &mut NoTerms)
+            // The breakdown is made from the position when the tree is built.
+            self.rec.close(
+                NodeKind::Leaf,
+                Some(v),
+                Bound::Exact,
+                LAZY,
+                &self.stage,
+                false,
+            );
         }
+        v
     }
 
     fn chance(&mut self, pos: &G, depth: u32, ply: usize, prob: f64) -> f64 {
@@ -1124,7 +1143,6 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G,
                     state,
                     prescore: 0.0,
                     order: i as u32,
-                    staged: NO_STAGE,
                 });
             }
             self.score_kids(&mut kids, maximizing, depth);
@@ -1172,17 +1190,9 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G,
                 moves[i]
             };
             if R::ACTIVE {
-                let state = if eager {
-                    &kids[keys[i].1 as usize].state
-                } else {
-                    scratch.as_ref().expect("made above")
-                };
-                let mark = self.stage.mark();
-                self.stage.begin();
-                let v = self.eval.prescore(state, self.root_player, &mut self.stage);
-                let b = self.stage.finish(v);
-                self.rec.open(Some(mv), None, b, &self.stage, alpha, beta);
-                self.stage.release(mark);
+                // The pre-score's breakdown is made from the position when the tree is built.
+                self.rec
+                    .open(Some(mv), None, LAZY, &self.stage, alpha, beta);
             }
             let child = if eager {
                 &kids[keys[i].1 as usize].state

@@ -14,20 +14,26 @@
 //! bytes). It then chooses a level `L` (at least 1) and keeps only:
 //! - every node at levels `0..=L` (the root is level 0, so every root move is always kept, with
 //!   its value, bound and pre-score);
-//! - below each node of level `L` or deeper, only its principal variation: the child that gave its
+//! - below each node of level `L` or deeper, its principal variation: the child that gave its
 //!   value (the first child whose value equals it; under a chance node the likeliest outcome), down
 //!   to a leaf. So every root move keeps its principal variation;
+//! - level `L + 1` in part: below each node of level `L`, its first `k` children in search order
+//!   (the best by pre-score, when the search orders moves), each with its principal variation.
+//!   `k` is as large as fits (0 when only the principal variations do), so the budget is filled
+//!   instead of stopping at the last whole level;
 //! - everything on the path the search is walking.
 //!
 //! From then on a node at level `L` or deeper drops its other children when it closes (only the
-//! run of records after it changes, so this is a copy of at most a few records). When the budget
-//! is reached again, `L` goes down by at least one. A node that lost children counts, in
+//! run of records after it changes, so this is a copy of the kept records). When the budget is
+//! reached again, `(L, k)` goes down: `k` first, then `L`. A node that lost children counts, in
 //! `unrecorded`, every searched node that is no longer below it.
 
 use super::document::{Bound, NodeKind, Stats};
 use super::model::{Bd, Header, PruneReason, Tree, TreeNode, NONE};
-use super::stage::{Stage, EVAL_IS_PRESCORE, NO_STAGE};
-use crate::core::Game;
+use super::stage::{Stage, EVAL_IS_PRESCORE, LAZY, NO_STAGE};
+use crate::core::{Evaluator, Game, PlayerId, TermSink};
+use std::any::Any;
+use std::cell::RefCell;
 
 /// The default cap on recorded nodes.
 pub const DEFAULT_NODE_CAP: usize = 200_000;
@@ -118,6 +124,10 @@ const TT: u16 = 1 << 9;
 const BRANCHING: u16 = 1 << 10;
 /// A chance outcome whose search was shared with a sibling (`eval` holds the sibling's index).
 const SHARED: u16 = 1 << 11;
+/// The pre-score's breakdown is made when the tree is built ([`LAZY`]).
+const LAZY_PRE: u16 = 1 << 12;
+/// The leaf's evaluation breakdown is made when the tree is built ([`LAZY`]).
+const LAZY_EVAL: u16 = 1 << 13;
 
 const KINDS: [NodeKind; 7] = [
     NodeKind::Max,
@@ -200,6 +210,17 @@ struct Open {
     moves: u32,
 }
 
+thread_local! {
+    /// Arenas given back on this thread (see [`Arena::take`]), boxed because their move types
+    /// differ by game.
+    static SPARE: RefCell<Vec<Box<dyn Any>>> = const { RefCell::new(Vec::new()) };
+}
+
+/// How many arenas a thread keeps for reuse (iterative deepening holds two at once).
+const SPARES: usize = 2;
+/// Arenas holding more memory than this are not kept for reuse.
+const SPARE_MAX_BYTES: usize = 128 << 20;
+
 /// Records the tree into an arena within a budget (see the module documentation).
 #[derive(Debug, Clone)]
 pub struct Arena<M> {
@@ -209,6 +230,9 @@ pub struct Arena<M> {
     stack: Vec<Open>,
     opened: u64,
     limit: u32,
+    /// How many children (the first searched) a node of level `limit` keeps besides its best
+    /// child: level `limit + 1` is kept in part ([`u32::MAX`] before any reduction).
+    keep_k: u32,
     node_cap: usize,
     byte_cap: usize,
     soft_nodes: usize,
@@ -216,11 +240,65 @@ pub struct Arena<M> {
     reductions: u32,
     scratch_raws: Vec<f32>,
     scratch_moves: Vec<M>,
+    scratch_map: Vec<u32>,
 }
 
 #[inline]
 fn same_raws(a: &[f32], b: &[f32]) -> bool {
     a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.to_bits() == y.to_bits())
+}
+
+impl<M: Copy + Eq + 'static> Arena<M> {
+    /// A recorder like [`Arena::new`], reusing the memory of an arena given back on this thread
+    /// ([`Arena::give_back`]) when there is one. A recorded search writes tens of megabytes;
+    /// memory fresh from the system costs a page fault every 4 KB the first time it is written,
+    /// which for a search that records every node costs as much as the search itself.
+    pub fn take(node_cap: usize, byte_cap: usize) -> Self {
+        let spare = SPARE.with(|s| {
+            let mut v = s.borrow_mut();
+            let i = v.iter().position(|b| b.is::<Arena<M>>())?;
+            Some(v.swap_remove(i))
+        });
+        match spare.and_then(|b| b.downcast::<Arena<M>>().ok()) {
+            Some(mut a) => {
+                let fresh = Arena::new(node_cap, byte_cap);
+                a.recs.clear();
+                a.raws.clear();
+                a.moves.clear();
+                a.stack.clear();
+                a.scratch_raws.clear();
+                a.scratch_moves.clear();
+                Arena {
+                    recs: std::mem::take(&mut a.recs),
+                    raws: std::mem::take(&mut a.raws),
+                    moves: std::mem::take(&mut a.moves),
+                    stack: std::mem::take(&mut a.stack),
+                    scratch_raws: std::mem::take(&mut a.scratch_raws),
+                    scratch_moves: std::mem::take(&mut a.scratch_moves),
+                    ..fresh
+                }
+            }
+            None => Arena::new(node_cap, byte_cap),
+        }
+    }
+
+    /// Keeps this arena's memory for the next [`Arena::take`] on this thread (at most two arenas,
+    /// each of at most 128 MB; an arena that never recorded is not kept).
+    pub fn give_back(self) {
+        let held = self.recs.capacity() * std::mem::size_of::<Rec<M>>()
+            + self.raws.capacity() * 4
+            + self.moves.capacity() * std::mem::size_of::<M>();
+        if self.recs.capacity() == 0 || held > SPARE_MAX_BYTES {
+            return;
+        }
+        SPARE.with(|s| {
+            let mut v = s.borrow_mut();
+            if v.len() >= SPARES {
+                v.remove(0);
+            }
+            v.push(Box::new(self));
+        });
+    }
 }
 
 impl<M: Copy + Eq> Arena<M> {
@@ -235,6 +313,7 @@ impl<M: Copy + Eq> Arena<M> {
             stack: Vec::new(),
             opened: 0,
             limit: u32::MAX,
+            keep_k: u32::MAX,
             node_cap,
             byte_cap,
             soft_nodes: node_cap,
@@ -242,6 +321,7 @@ impl<M: Copy + Eq> Arena<M> {
             reductions: 0,
             scratch_raws: Vec::new(),
             scratch_moves: Vec::new(),
+            scratch_map: Vec::new(),
         }
     }
 
@@ -253,6 +333,11 @@ impl<M: Copy + Eq> Arena<M> {
     /// The node cap.
     pub fn node_cap(&self) -> usize {
         self.node_cap
+    }
+
+    /// The byte cap.
+    pub fn byte_cap(&self) -> usize {
+        self.byte_cap
     }
 
     /// Number of records.
@@ -303,12 +388,44 @@ impl<M: Copy + Eq> Arena<M> {
         1 + stage.layout_len(self.raws[at as usize].to_bits())
     }
 
+    #[cold]
     fn push_staged(&mut self, stage: &Stage, staged: u32) -> (u32, f64) {
         let (layout, raws, total) = stage.get(staged);
         let at = self.raws.len() as u32;
         self.raws.push(f32::from_bits(layout));
         self.raws.extend_from_slice(raws);
         (at, total)
+    }
+
+    /// Gives node `i` the evaluation breakdown `eval` (staged, or [`EVAL_IS_PRESCORE`]).
+    #[cold]
+    fn close_staged(&mut self, i: usize, eval: u32, stage: &Stage) {
+        if eval == EVAL_IS_PRESCORE {
+            let r = &mut self.recs[i];
+            if r.bits & HAS_PRE != 0 {
+                r.bits |= HAS_EVAL | EVAL_IS_PRE;
+                r.eval = r.pre;
+            }
+        } else if eval != NO_STAGE {
+            let (layout, raws, _) = stage.get(eval);
+            let r = self.recs[i];
+            let same = r.bits & HAS_PRE != 0
+                && self.raws[r.pre as usize].to_bits() == layout
+                && same_raws(
+                    &self.raws[r.pre as usize + 1..r.pre as usize + 1 + raws.len()],
+                    raws,
+                );
+            if same {
+                let r = &mut self.recs[i];
+                r.bits |= HAS_EVAL | EVAL_IS_PRE;
+                r.eval = r.pre;
+            } else {
+                let (at, _) = self.push_staged(stage, eval);
+                let r = &mut self.recs[i];
+                r.bits |= HAS_EVAL;
+                r.eval = at;
+            }
+        }
     }
 
     /// The child of `i` that gives its value: for max and min nodes the first child whose value
@@ -342,84 +459,115 @@ impl<M: Copy + Eq> Arena<M> {
         }
     }
 
-    /// Keeps, below `o` (just closed, its kind and value set), only the subtree of its best child.
-    fn compact_tail(&mut self, o: Open, stage: &Stage) {
+    /// Keeps, below `o` (just closed, its kind and value set, at level `depth`), only the subtrees
+    /// of its best child and, at level `limit`, of its first `keep_k` children in search order.
+    #[inline(never)]
+    fn compact_tail(&mut self, o: Open, depth: u32, stage: &Stage) {
         let i = o.idx as usize;
         let end = self.recs.len();
-        let b = self.best_child(i);
-        let (b, e) = if b == NONE {
-            (end, end)
-        } else {
-            let nx = self.recs[b as usize].next;
-            (b as usize, if nx == NONE { end } else { nx as usize })
-        };
+        let best = self.best_child(i);
+        let k = if depth == self.limit { self.keep_k } else { 0 };
+        // The kept children's runs of records, in order.
+        let mut runs: Vec<(usize, usize)> = Vec::new();
         let mut lost = 0u64;
-        for j in (i + 1..b).chain(e..end) {
-            lost += self.recs[j].weight();
+        let mut c = self.first_child(i);
+        let mut rank = 0u32;
+        while c != NONE {
+            let nx = self.recs[c as usize].next;
+            let e = if nx == NONE { end } else { nx as usize };
+            if c == best || rank < k {
+                runs.push((c as usize, e));
+            } else {
+                for j in c as usize..e {
+                    lost += self.recs[j].weight();
+                }
+            }
+            rank += 1;
+            c = nx;
         }
-        if lost == 0 {
+        if lost == 0 && runs.iter().map(|r| r.1 - r.0).sum::<usize>() == end - i - 1 {
             return;
         }
         let r = &mut self.recs[i];
         r.count = (r.count as u64).saturating_add(lost).min(u32::MAX as u64) as u32;
+        // New index of each record after `i` (NONE: dropped).
+        let mut map = std::mem::take(&mut self.scratch_map);
+        map.clear();
+        map.resize(end - i - 1, NONE);
+        let mut to = (i + 1) as u32;
+        for &(a, e) in &runs {
+            for j in a..e {
+                map[j - i - 1] = to;
+                to += 1;
+            }
+        }
+        let remap = |x: u32, map: &[u32]| -> u32 {
+            if x == NONE || (x as usize) <= i {
+                x
+            } else {
+                map[x as usize - i - 1]
+            }
+        };
         // Gather the kept records' breakdowns and moves, then move the records down.
         self.scratch_raws.clear();
         self.scratch_moves.clear();
-        let shift = (b - (i + 1)) as u32;
         let raws_base = o.raws;
         let moves_base = o.moves;
-        for k in b..e {
-            let mut r = self.recs[k];
-            if r.is_shared() {
-                if r.eval != NONE {
-                    r.eval -= shift;
-                }
-            } else if r.is_pruned() {
-                let at = r.pre as usize;
-                let n = r.count as usize;
-                r.pre = moves_base + self.scratch_moves.len() as u32;
-                self.scratch_moves
-                    .extend_from_slice(&self.moves[at..at + n]);
-                if r.eval != NONE {
-                    r.eval -= shift;
-                }
-            } else {
-                if r.bits & HAS_PRE != 0 {
+        for (n, &(a, e)) in runs.iter().enumerate() {
+            let next_run = runs.get(n + 1).map_or(NONE, |r| map[r.0 - i - 1]);
+            for j in a..e {
+                let mut r = self.recs[j];
+                if r.is_shared() {
+                    r.eval = remap(r.eval, &map);
+                } else if r.is_pruned() {
                     let at = r.pre as usize;
-                    let n = self.bd_len(stage, r.pre);
-                    r.pre = raws_base + self.scratch_raws.len() as u32;
-                    self.scratch_raws.extend_from_slice(&self.raws[at..at + n]);
-                }
-                if r.bits & HAS_EVAL != 0 {
-                    if r.bits & EVAL_IS_PRE != 0 {
-                        r.eval = r.pre;
-                    } else {
-                        let at = r.eval as usize;
-                        let n = self.bd_len(stage, r.eval);
-                        r.eval = raws_base + self.scratch_raws.len() as u32;
-                        self.scratch_raws.extend_from_slice(&self.raws[at..at + n]);
+                    let cnt = r.count as usize;
+                    r.pre = moves_base + self.scratch_moves.len() as u32;
+                    self.scratch_moves
+                        .extend_from_slice(&self.moves[at..at + cnt]);
+                    r.eval = remap(r.eval, &map);
+                } else {
+                    if r.bits & HAS_PRE != 0 {
+                        let at = r.pre as usize;
+                        let len = self.bd_len(stage, r.pre);
+                        r.pre = raws_base + self.scratch_raws.len() as u32;
+                        self.scratch_raws
+                            .extend_from_slice(&self.raws[at..at + len]);
+                    }
+                    if r.bits & HAS_EVAL != 0 {
+                        if r.bits & EVAL_IS_PRE != 0 {
+                            r.eval = r.pre;
+                        } else {
+                            let at = r.eval as usize;
+                            let len = self.bd_len(stage, r.eval);
+                            r.eval = raws_base + self.scratch_raws.len() as u32;
+                            self.scratch_raws
+                                .extend_from_slice(&self.raws[at..at + len]);
+                        }
                     }
                 }
+                r.parent = remap(r.parent, &map);
+                r.next = if j == a {
+                    next_run
+                } else {
+                    remap(r.next, &map)
+                };
+                let at = map[j - i - 1] as usize;
+                self.recs[at] = r;
             }
-            if k == b {
-                r.next = NONE;
-            } else {
-                r.parent -= shift;
-                if r.next != NONE {
-                    r.next -= shift;
-                }
-            }
-            self.recs[i + 1 + (k - b)] = r;
         }
-        self.recs.truncate(i + 1 + (e - b));
+        self.recs.truncate(to as usize);
         self.raws.truncate(raws_base as usize);
         self.raws.extend_from_slice(&self.scratch_raws);
         self.moves.truncate(moves_base as usize);
         self.moves.extend_from_slice(&self.scratch_moves);
+        self.scratch_map = map;
     }
 
     /// The budget was reached: lower the level kept in full and drop what the new level does not
     /// keep (see the module documentation).
+    #[cold]
+    #[inline(never)]
     fn reduce(&mut self, stage: &Stage) {
         let n = self.recs.len();
         let mut depth = vec![0u32; n];
@@ -433,23 +581,65 @@ impl<M: Copy + Eq> Arena<M> {
         }
         let per_node = (self.bytes() / n.max(1)).max(1);
         let target = self.node_cap.min(self.byte_cap / per_node) / 2;
-        let top = (self.limit.min(maxd as u32)).saturating_sub(1).max(1);
-        let mut limit = 1;
-        let mut upto = 0usize;
         let mut sums = vec![0usize; maxd + 1];
+        let mut upto = 0usize;
         for d in 0..=maxd {
             upto += cnt[d];
             sums[d] = upto;
         }
-        for l in (1..=top).rev() {
-            let l = l as usize;
-            let chains = cnt[l] * (maxd - l);
-            if sums[l] + chains <= target {
-                limit = l as u32;
-                break;
+        // Each node's rank among its siblings (in search order), and by level the number of nodes
+        // of each rank: `ranks[d][r]` nodes of level `d` are the `r`-th child of their parent.
+        let mut rank = vec![0u32; n];
+        let mut kids = vec![0u32; n];
+        let mut ranks: Vec<Vec<usize>> = vec![Vec::new(); maxd + 1];
+        for j in 1..n {
+            let p = self.recs[j].parent as usize;
+            rank[j] = kids[p];
+            kids[p] += 1;
+            let row = &mut ranks[depth[j] as usize];
+            if row.len() <= rank[j] as usize {
+                row.resize(rank[j] as usize + 1, 0);
+            }
+            row[rank[j] as usize] += 1;
+        }
+        // Keeping levels 0..=l whole and, below each node of level l, its first k children (and
+        // its best child) with their principal variations costs about
+        // sums[l] + (children kept at level l + 1) * (maxd - l) nodes. Choose the largest (l, k)
+        // that fits, below the current one.
+        let cost = |l: usize, k: usize| -> usize {
+            let below = if l < maxd {
+                let row = &ranks[l + 1];
+                let firsts = row.first().copied().unwrap_or(0);
+                let extra: usize = row.iter().take(k.max(1)).sum();
+                extra.max(firsts)
+            } else {
+                0
+            };
+            sums[l] + below * (maxd - l)
+        };
+        let top = (self.limit.min(maxd.saturating_sub(1) as u32)).max(1) as usize;
+        let (mut limit, mut keep_k) = (1usize, 0usize);
+        'levels: for l in (1..=top).rev() {
+            let widest = ranks.get(l + 1).map_or(0, |r| r.len());
+            // k children besides the best one; k = widest keeps level l + 1 whole.
+            let mut most = widest.saturating_sub(1);
+            if l as u32 == self.limit {
+                if self.keep_k == 0 {
+                    continue;
+                }
+                most = most.min(self.keep_k as usize - 1);
+            }
+            for k in (0..=most).rev() {
+                if cost(l, k) <= target {
+                    limit = l;
+                    keep_k = k;
+                    break 'levels;
+                }
             }
         }
-        self.limit = limit;
+        self.limit = limit as u32;
+        self.keep_k = keep_k as u32;
+        let limit = limit as u32;
         self.reductions += 1;
 
         let mut open = vec![false; n];
@@ -464,7 +654,11 @@ impl<M: Copy + Eq> Arena<M> {
         for j in 0..n {
             if j > 0 {
                 let p = self.recs[j].parent as usize;
-                keep[j] = keep[p] && (depth[p] < limit || open[p] || best[p] == j as u32);
+                keep[j] = keep[p]
+                    && (depth[p] < limit
+                        || open[p]
+                        || best[p] == j as u32
+                        || (depth[p] == limit && rank[j] < keep_k as u32));
                 anchor[j] = if keep[p] { p as u32 } else { anchor[p] };
                 if !keep[j] {
                     let w = self.recs[j].weight();
@@ -563,7 +757,35 @@ impl<M: Copy + Eq> Arena<M> {
     /// Builds the [`Tree`]: move texts from the positions (replayed from `root`), `best` along
     /// `pv` from the root, breakdowns with the stage's names and layouts. The header's fields are
     /// left for the caller, except `stats.truncated` and `stats.full_levels`.
+    ///
+    /// Breakdowns left for later ([`LAZY`]) are not made: use [`Arena::build_with`] for them.
     pub fn build<G: Game<Move = M>>(&self, root: &G, stage: &Stage, pv: &[M]) -> Tree {
+        self.build_impl::<G, NoEval>(root, stage, pv, None)
+    }
+
+    /// Builds the [`Tree`] as [`Arena::build`] does, and makes the breakdowns the search left for
+    /// later ([`LAZY`]) with `eval` from `perspective`: the pre-score of each such node and the
+    /// evaluation of each such leaf, from the node's position (replayed from `root`). Only the
+    /// nodes kept get them. When the evaluator's pre-score is its evaluation, a leaf's evaluation
+    /// shares its pre-score's breakdown.
+    pub fn build_with<G: Game<Move = M>, E: Evaluator<G>>(
+        &self,
+        root: &G,
+        stage: &Stage,
+        pv: &[M],
+        eval: &E,
+        perspective: PlayerId,
+    ) -> Tree {
+        self.build_impl(root, stage, pv, Some((eval, perspective)))
+    }
+
+    fn build_impl<G: Game<Move = M>, E: Evaluator<G>>(
+        &self,
+        root: &G,
+        stage: &Stage,
+        pv: &[M],
+        lazy: Option<(&E, PlayerId)>,
+    ) -> Tree {
         let mut t = Tree {
             head: Header {
                 stats: Stats {
@@ -587,12 +809,16 @@ impl<M: Copy + Eq> Arena<M> {
             .collect();
         let n = self.recs.len();
         t.nodes.reserve(n);
+        // Lazy breakdowns: made on a stage of their own, whose layouts map to the tree's.
+        let mut ls = Stage::new();
+        let mut lmap: Vec<u32> = Vec::new();
+        let eval_is_pre = lazy.is_some_and(|(e, _)| e.prescore_is_evaluation());
         // States along the current path, by depth; depth of each node.
         let mut states: Vec<G> = Vec::with_capacity(64);
         let mut depth = vec![0u32; n];
         let mut on_pv = vec![false; n];
         let mut pv_taken = vec![false; pv.len()];
-        let mut text = |t: &mut Tree, pos: &G, m: M| {
+        let text = |t: &mut Tree, b: &mut super::model::Builder, pos: &G, m: M| {
             let s = pos.format_move(m);
             b.moves.id(&mut t.moves, &s)
         };
@@ -637,7 +863,7 @@ impl<M: Copy + Eq> Arena<M> {
                 x.cut_at = t.cut.len() as u32;
                 for k in 0..r.count as usize {
                     let m = self.moves[r.pre as usize + k];
-                    let id = text(&mut t, parent_pos, m);
+                    let id = text(&mut t, &mut b, parent_pos, m);
                     t.cut.push(id);
                 }
                 if x.reason == Some(PruneReason::Alphabeta) {
@@ -654,7 +880,7 @@ impl<M: Copy + Eq> Arena<M> {
                 let parent_pos = &states[d as usize - 1];
                 let mut pos = parent_pos.clone();
                 if let Some(m) = r.mv {
-                    x.mv = text(&mut t, parent_pos, m);
+                    x.mv = text(&mut t, &mut b, parent_pos, m);
                     pos.play_unchecked(m);
                     let p = r.parent as usize;
                     let dd = d as usize;
@@ -687,8 +913,34 @@ impl<M: Copy + Eq> Arena<M> {
             }
             if r.bits & HAS_PRE != 0 {
                 x.prescore = Some(pool_bd(&mut t, r.pre, r.aux));
+            } else if r.bits & LAZY_PRE != 0 {
+                if let Some((e, who)) = lazy {
+                    let pos = &states[d as usize];
+                    x.prescore = Some(lazy_bd(&mut t, &mut b, &mut ls, &mut lmap, |s| {
+                        e.prescore(pos, who, s)
+                    }));
+                }
             }
-            if r.bits & HAS_EVAL != 0 && !r.is_shared() {
+            if r.bits & LAZY_EVAL != 0 && !r.is_shared() {
+                if let Some((e, who)) = lazy {
+                    x.eval = Some(match x.prescore {
+                        Some(p) if eval_is_pre => Bd {
+                            total: x.value.unwrap_or(p.total),
+                            ..p
+                        },
+                        _ => {
+                            let pos = &states[d as usize];
+                            let mut bd = lazy_bd(&mut t, &mut b, &mut ls, &mut lmap, |s| {
+                                e.evaluate(pos, who, s)
+                            });
+                            if let Some(v) = x.value {
+                                bd.total = v;
+                            }
+                            bd
+                        }
+                    });
+                }
+            } else if r.bits & HAS_EVAL != 0 && !r.is_shared() {
                 let total = r.value;
                 x.eval = Some(if r.bits & EVAL_IS_PRE != 0 {
                     let p = x.prescore.expect("the pre-score it equals");
@@ -699,13 +951,60 @@ impl<M: Copy + Eq> Arena<M> {
             }
             t.nodes.push(x);
         }
+        // The breakdowns made now count as if the arena had held them (4 bytes a term).
+        if let Some(b) = t.head.stats.tree_bytes.as_mut() {
+            *b += 4 * (t.raws.len() as u64).saturating_sub(self.raws.len() as u64);
+        }
         t
+    }
+}
+
+/// Makes one breakdown with `f` on the stage `ls` and copies it into the tree: its layout mapped
+/// (through `lmap`, the stage's layout ids to the tree's) and its raw measures appended.
+fn lazy_bd(
+    t: &mut Tree,
+    b: &mut super::model::Builder,
+    ls: &mut Stage,
+    lmap: &mut Vec<u32>,
+    f: impl FnOnce(&mut Stage) -> f64,
+) -> Bd {
+    let mark = ls.mark();
+    ls.begin();
+    let total = f(ls);
+    let id = ls.finish(total);
+    let (layout, raws, total) = ls.get(id);
+    while lmap.len() <= layout as usize {
+        let l = &ls.layouts()[lmap.len()];
+        let names: Vec<&str> = l.names.iter().map(|&i| ls.names()[i as usize]).collect();
+        let tl = b.layout(t, &names, &l.weights);
+        lmap.push(tl);
+    }
+    let at = t.raws.len() as u32;
+    t.raws.extend_from_slice(raws);
+    ls.release(mark);
+    Bd {
+        total,
+        layout: lmap[layout as usize],
+        at,
+    }
+}
+
+/// The evaluator [`Arena::build`] passes where it has none (never called).
+struct NoEval;
+
+impl<G: Game> Evaluator<G> for NoEval {
+    fn name(&self) -> &'static str {
+        ""
+    }
+    fn evaluate<S: TermSink>(&self, _: &G, _: PlayerId, _: &mut S) -> f64 {
+        0.0
     }
 }
 
 impl<M: Copy + Eq> Recorder<M> for Arena<M> {
     const ACTIVE: bool = true;
 
+    #[inline]
     fn open(
         &mut self,
         mv: Option<M>,
@@ -735,6 +1034,8 @@ impl<M: Copy + Eq> Recorder<M> for Arena<M> {
         if let Some(p) = prob {
             bits |= HAS_PROB;
             aux = p;
+        } else if prescore == LAZY {
+            bits |= LAZY_PRE;
         } else if prescore != NO_STAGE {
             let (at, total) = self.push_staged(stage, prescore);
             bits |= HAS_PRE;
@@ -765,6 +1066,7 @@ impl<M: Copy + Eq> Recorder<M> for Arena<M> {
         });
     }
 
+    #[inline]
     fn close(
         &mut self,
         kind: NodeKind,
@@ -788,37 +1090,17 @@ impl<M: Copy + Eq> Recorder<M> for Arena<M> {
             }
             r.value = value.unwrap_or(f64::NAN);
         }
-        if self.stack.len() as u32 >= self.limit && self.first_child(i) != NONE {
-            self.compact_tail(o, stage);
+        let depth = self.stack.len() as u32;
+        if depth >= self.limit && self.first_child(i) != NONE {
+            self.compact_tail(o, depth, stage);
         }
         if let Some(top) = self.stack.last_mut() {
             top.searched = o.idx;
         }
-        if eval == EVAL_IS_PRESCORE {
-            let r = &mut self.recs[i];
-            if r.bits & HAS_PRE != 0 {
-                r.bits |= HAS_EVAL | EVAL_IS_PRE;
-                r.eval = r.pre;
-            }
+        if eval == LAZY {
+            self.recs[i].bits |= LAZY_EVAL;
         } else if eval != NO_STAGE {
-            let (layout, raws, _) = stage.get(eval);
-            let r = self.recs[i];
-            let same = r.bits & HAS_PRE != 0
-                && self.raws[r.pre as usize].to_bits() == layout
-                && same_raws(
-                    &self.raws[r.pre as usize + 1..r.pre as usize + 1 + raws.len()],
-                    raws,
-                );
-            if same {
-                let r = &mut self.recs[i];
-                r.bits |= HAS_EVAL | EVAL_IS_PRE;
-                r.eval = r.pre;
-            } else {
-                let (at, _) = self.push_staged(stage, eval);
-                let r = &mut self.recs[i];
-                r.bits |= HAS_EVAL;
-                r.eval = at;
-            }
+            self.close_staged(i, eval, stage);
         }
     }
 
@@ -828,15 +1110,9 @@ impl<M: Copy + Eq> Recorder<M> for Arena<M> {
     }
 
     fn shared(&mut self, mv: M, prob: f64, value: f64, stage: &Stage) {
-        let Some(&top) = self.stack.last() else {
+        if self.stack.is_empty() {
             return;
-        };
-        let sibling = top.searched;
-        let kind = if sibling == NONE {
-            kind_bits(NodeKind::Leaf)
-        } else {
-            self.recs[sibling as usize].bits & KIND_MASK
-        };
+        }
         self.open(
             Some(mv),
             Some(prob),
@@ -846,6 +1122,13 @@ impl<M: Copy + Eq> Recorder<M> for Arena<M> {
             f64::INFINITY,
         );
         let o = self.stack.pop().expect("just opened");
+        // Read after `open`, which may have moved records to keep within the budget.
+        let sibling = self.stack.last().map_or(NONE, |t| t.searched);
+        let kind = if sibling == NONE {
+            kind_bits(NodeKind::Leaf)
+        } else {
+            self.recs[sibling as usize].bits & KIND_MASK
+        };
         let r = &mut self.recs[o.idx as usize];
         r.bits = (r.bits & !KIND_MASK) | kind | bound_bits(Bound::Exact) | SHARED;
         r.value = value;
@@ -898,5 +1181,7 @@ impl<M: Copy + Eq> Recorder<M> for Arena<M> {
             bits,
             mv: None,
         });
+        // The cut-off is a step of the search too: after the sibling that caused it.
+        self.opened += 1;
     }
 }

@@ -20,4 +20,4 @@ pub use document::{
     Bound, Chosen, Cutoff, Node, NodeKind, Stats, TreeDocument, FORMAT_NAME, FORMAT_VERSION,
 };
 pub use model::{Bd, Header, PruneReason, Tree, TreeLayout, TreeNode, NONE};
-pub use stage::{Layout, Stage, EVAL_IS_PRESCORE, NO_STAGE};
+pub use stage::{Layout, Stage, EVAL_IS_PRESCORE, LAZY, NO_STAGE};

@@ -521,8 +521,10 @@ impl Tree {
     }
 
     /// This tree within `max_nodes` nodes, cut by the recorder's policy: every node of levels
-    /// `0..=L` (L at least 1, as large as fits), and below each node of level `L` only the line
-    /// that gives its value, down to a leaf. Dropped nodes are counted in their nearest kept
+    /// `0..=L` (L at least 1, as large as fits), and below each node of level `L` the line that
+    /// gives its value, down to a leaf; then, while they fit, more of level `L + 1`: the first
+    /// child (in search order) of every node of level `L`, then the second, and so on, each with
+    /// the line that gives its value. Dropped nodes are counted in their nearest kept
     /// ancestor's `unrecorded`; `stats.truncated` and `stats.full_levels` say what happened.
     /// Returns a copy when the tree already fits.
     pub fn capped(&self, max_nodes: usize) -> Tree {
@@ -563,11 +565,39 @@ impl Tree {
                 break;
             }
         }
+        // What is left of the budget goes to level limit + 1, in part: the first child of each
+        // node of level `limit`, then the second of each, and so on (search order), each with
+        // its principal variation, while they fit.
+        let mut extra = vec![false; n];
+        let mut used = cost[limit];
+        let mut rank = vec![0u32; n];
+        let mut candidates: Vec<(u32, u32)> = Vec::new();
+        for j in 0..n {
+            let mut c = first[j];
+            let mut r = 0;
+            while c != NONE {
+                rank[c as usize] = r;
+                r += 1;
+                if depth[j] as usize == limit && best[j] != c {
+                    candidates.push((rank[c as usize], c));
+                }
+                c = next[c as usize];
+            }
+        }
+        candidates.sort_unstable();
+        for &(_, c) in &candidates {
+            let more = 1 + chain[c as usize];
+            if used + more > max_nodes {
+                break;
+            }
+            used += more;
+            extra[c as usize] = true;
+        }
         let mut keep = vec![false; n];
         keep[0] = true;
         for j in 1..n {
             let p = self.nodes[j].parent as usize;
-            keep[j] = keep[p] && ((depth[p] as usize) < limit || best[p] == j as u32);
+            keep[j] = keep[p] && ((depth[p] as usize) < limit || best[p] == j as u32 || extra[j]);
         }
         let mut out = Tree {
             head: self.head.clone(),

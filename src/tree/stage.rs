@@ -15,6 +15,11 @@ use std::collections::HashMap;
 pub const NO_STAGE: u32 = u32::MAX;
 /// For [`crate::tree::Recorder::close`]: the leaf's evaluation is its pre-score's breakdown.
 pub const EVAL_IS_PRESCORE: u32 = u32::MAX - 1;
+/// For [`crate::tree::Recorder::open`] and [`crate::tree::Recorder::close`]: the breakdown (the
+/// pre-score, or the leaf's evaluation) is not computed during the search but when the tree is
+/// built, from the node's position (see [`crate::tree::Arena::build_with`]). The search then pays
+/// nothing for breakdowns, and only the nodes a budget keeps get them.
+pub const LAZY: u32 = u32::MAX - 2;
 
 /// A sequence of terms with their weights, shared by every breakdown that has them.
 #[derive(Debug, Clone, PartialEq)]

@@ -138,6 +138,11 @@ test('tic-tac-toe: Whole tree opens the complete minimax tree, 549,946 nodes, wi
     await button.waitFor({ state: 'visible' });
     await button.click();
     await page.waitForFunction(() => window.plyscope.explorer?.model()?.count === 549946, null, { timeout: 180000 });
+    await page.evaluate(() => window.plyscope.explorer.whenLaidOut());
+    // Only the opened nodes exist as objects: the rest stay in the binary form's arrays (until the
+    // walk below makes them all).
+    const made = await page.evaluate(() => window.plyscope.explorer.model().root._t.nodes.filter(Boolean).length);
+    assert.ok(made < 5000, `${made} node objects made`);
     const f = await treeFacts(page);
     assert.equal(f.count, 549946);
     assert.equal(f.walked, 549946);
@@ -152,6 +157,7 @@ test('tic-tac-toe: Whole tree opens the complete minimax tree, 549,946 nodes, wi
     // Collapsed below the first levels: a screenful is drawn, not half a million nodes.
     const shown = await page.evaluate(() => window.plyscope.explorer.stats().shown);
     assert.ok(shown >= 10 && shown < 2000, `${shown} nodes shown`);
+
     await page.locator('[data-testid=tree-panel]').scrollIntoViewIfNeeded();
     await shot(page, `tree-binary-tictactoe-whole-${viewport === PHONE ? 'phone' : 'desktop'}`);
     assert.deepEqual(errors, []);

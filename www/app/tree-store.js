@@ -19,11 +19,12 @@ export const TREE_NODES_MAX = 2_000_000;
 /** The choices the tree panel offers. */
 export const TREE_NODE_CHOICES = [50_000, 100_000, 250_000, 500_000, 1_000_000, 2_000_000];
 /**
- * Memory a kept node costs, in bytes, measured (docs/tree-format.md, "The budget on the page"): the
- * engine's record while it searches (64), the tree in binary form (about 130 with Reversi's
- * breakdowns, 99 in tic-tac-toe) and the explorer's node object on the page (about 200).
+ * The most memory a kept node costs, in bytes, measured (docs/tree-format.md, "The budget on the
+ * page"): the engine's record while it searches (64), the tree in binary form (about 130 with
+ * Reversi's breakdowns, 99 in tic-tac-toe), the explorer's typed links (about 30) and, once the
+ * node is opened or searched, its object (about 200).
  */
-export const TREE_BYTES_PER_NODE = 64 + 130 + 200;
+export const TREE_BYTES_PER_NODE = 64 + 130 + 30 + 200;
 const NODES_KEY = 'plyscope.tree-nodes';
 
 /** The node budget of each AI move's tree (the setting, or the default). */

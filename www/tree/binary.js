@@ -123,6 +123,7 @@ class Tables {
     let maxDepth = 0;
     let kinds = 0;
     let best = false;
+    const perKind = new Uint32Array(7);
     for (let i = 0; i < n; i++) {
       if (i > 0) {
         const d = depth[parent[i]] + 1;
@@ -132,9 +133,10 @@ class Tables {
       const k = kind[i];
       if (k > 6) fail(`node ${i}: a kind code from 0 to 6 (found ${k})`);
       kinds |= 1 << k;
+      perKind[k]++;
       if (flags[i] & 1) best = true;
     }
-    Object.assign(this, { first, next, size, depth, maxDepth, kinds, best });
+    Object.assign(this, { first, next, size, depth, maxDepth, kinds, best, perKind });
     this.nodes = new Array(n);
   }
 
@@ -237,7 +239,7 @@ Object.assign(BinNode.prototype, { inferred: false, visits: null, extra: null })
 
 /**
  * The model of a binary tree: `{ format, meta, settings, stats, chosen, root, count, kindsPresent,
- * hasBestLine, maxDepth, formatName, binaryBytes, byId(id) }`. Costs a few passes over typed arrays
+ * hasBestLine, maxDepth, treeCounts, formatName, binaryBytes, byId(id) }`. Costs a few passes over typed arrays
  * whatever the size; node objects are made as the explorer opens them (`byId` makes a node's
  * ancestors' children). Throws TreeFormatError for a buffer that is not a valid binary tree.
  */
@@ -255,6 +257,8 @@ export function binaryModel(buffer) {
     kindsPresent: KINDS.filter((k, i) => t.kinds & (1 << i)),
     hasBestLine: t.best,
     maxDepth: t.maxDepth,
+    // What analysis.js's treeCounts would count, without walking (and so making) every node.
+    treeCounts: { boxes: n, positions: n - t.perKind[5] - t.perKind[6], cutoffs: t.perKind[5], unrecorded: t.perKind[6] },
     binaryBytes: buffer.byteLength,
     /** The node numbered `id`, or null. */
     byId: (id) => {

@@ -21,7 +21,7 @@ export const viewMethods = {
    */
   countsText() {
     const m = this.model;
-    if (!this.counts || this.counts.model !== m) this.counts = { model: m, ...treeCounts(m.root) };
+    if (!this.counts || this.counts.model !== m) this.counts = { model: m, ...(m.treeCounts ?? treeCounts(m.root)) };
     const c = this.counts;
     this.info.title = 'Positions: the nodes of this tree that stand for one position, the root included. A cut-off box stands for the siblings pruned at once; an unrecorded box for nodes past the node cap. The search’s “nodes searched” counts every iteration and not the root, so it can differ.';
     if (!c.cutoffs && !c.unrecorded) return plural(m.count, 'node');
