@@ -7,12 +7,16 @@ import * as words from '../../www/games.js';
 import { outcomeBanner } from '../../www/games.js';
 import { rendererFor, canDraw } from '../../www/board/index.js';
 import { GridBoard, gridOf } from '../../www/board/grid.js';
+import { HexBoard } from '../../www/board/hex.js';
+import { OrientedBoard } from '../../www/board/oriented.js';
 
 const disc = (owner) => ({ owner, kind: 'disc' });
 
 test('renderers are picked by geometry; a geometry without one is drawn as text', () => {
   assert.equal(rendererFor({ geometry: { kind: 'square', width: 3, height: 3 } }), GridBoard);
   assert.equal(rendererFor({ geometry: { kind: 'tiles', width: 4, height: 4 } }), GridBoard);
+  assert.equal(rendererFor({ geometry: { kind: 'hex', flat_top: false } }), HexBoard);
+  assert.equal(rendererFor({ geometry: { kind: 'oriented_square', width: 10, height: 8 } }), OrientedBoard);
   assert.equal(rendererFor({ geometry: { kind: 'no-such-geometry' } }), null);
   assert.equal(canDraw(null), false);
 });

@@ -278,7 +278,7 @@ export class HexBoard extends CanvasBoard {
   }
 
   /** A hex centre in canvas pixels. */
-  centre(q, r, cam = this.camera || this.layoutCamera()) {
+  centre(q, r, cam = this.layoutCamera()) {
     const u = this.unit(q, r);
     return { x: cam.ox + cam.s * u.x, y: cam.oy + cam.s * u.y };
   }
@@ -297,15 +297,16 @@ export class HexBoard extends CanvasBoard {
       if (px >= z.x && px <= z.x + z.w && py >= z.y && py <= z.y + z.h) return null;
     }
     if (px < area.x || py < area.y || px > area.x + area.w || py > area.y + area.h) return null;
-    const cam = this.camera || this.layoutCamera();
+    const cam = this.layoutCamera();
     const h = this.unitToHex((px - cam.ox) / cam.s, (py - cam.oy) / cam.s);
     return { x: h.q, y: h.r };
   }
 
   /** The centre of a cell in client (CSS) coordinates. */
   cellCenter(x, y) {
-    // Where it is drawn now (as hitTest reads it), or where it will be before the first drawing.
-    const c = this.centre(x, y, this.camera || this.layoutCamera());
+    // Where it is drawn once the board has glided to its fit (as hitTest reads it), so that a
+    // point asked for during the glide is still on the cell when it is clicked.
+    const c = this.centre(x, y, this.layoutCamera());
     return this.toClient(c.x, c.y);
   }
 

@@ -23,15 +23,17 @@
 // A new geometry is a file in this folder and a line in RENDERERS; games never appear here. A view
 // whose geometry has no renderer is shown as its position text, and its moves as buttons.
 import { GridBoard } from './grid.js';
+import { HexBoard } from './hex.js';
+import { OrientedBoard } from './oriented.js';
 
 const RENDERERS = {
   // Square boards and sliding tiles: www/board/grid.js.
   square: GridBoard,
   tiles: GridBoard,
-  // Square boards with oriented pieces (rotations, a laser's path): www/board/oriented.js goes here
-  // as `oriented_square: OrientedBoard`.
-  // Hexagonal cells in axial coordinates, stacks and pieces in hand: www/board/hex.js goes here as
-  // `hex: HexBoard`.
+  // Square boards with oriented pieces (rotations, a laser's path): www/board/oriented.js.
+  oriented_square: OrientedBoard,
+  // Hexagonal cells in axial coordinates, stacks and pieces in hand: www/board/hex.js.
+  hex: HexBoard,
 };
 
 /** The renderer class for a view's geometry, or null when the page has none (the position is then

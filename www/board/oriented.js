@@ -286,7 +286,7 @@ export class OrientedBoard extends CanvasBoard {
       const k = Math.min(1, t / REMOVE_MS);
       if (d.piece) {
         ctx.save();
-        ctx.globalAlpha = 1 - 0.7 * easeOut(k);
+        ctx.globalAlpha = 1 - 0.6 * easeOut(k);
         this.drawPiece(ctx, d.piece, cx, cy, cell * (1 + 0.25 * Math.sin(Math.PI * k)), 1);
         ctx.restore();
       }
