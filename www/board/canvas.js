@@ -31,6 +31,9 @@ export class CanvasBoard {
   constructor(canvas) {
     this.canvas = canvas;
     this.ctx = canvas.getContext('2d');
+    // What an earlier renderer said about its drawing (setData) is no longer true.
+    for (const k of (canvas.dataset.drawnKeys || '').split(' ')) if (k) delete canvas.dataset[k];
+    delete canvas.dataset.drawnKeys;
     this.view = null;
     this.decor = { hints: [], candidates: [], cursor: null, selected: null, showCursor: false };
     this.rainbow = false;
@@ -42,8 +45,6 @@ export class CanvasBoard {
   }
 
   destroy() {
-    // What this renderer said about its drawing is no longer true.
-    for (const k of this.published || []) delete this.canvas.dataset[k];
     this.resizeObserver.disconnect();
     cancelAnimationFrame(this.frame);
     this.frame = 0;
@@ -98,14 +99,15 @@ export class CanvasBoard {
     };
   }
 
-  /** Sets data attributes on the canvas saying what is drawn (for tests and tools); destroy()
-   * removes them. */
+  /** Sets data attributes on the canvas saying what is drawn (for tests and tools); they stay
+   * after destroy() (the picture does too) until another renderer takes the canvas. */
   setData(values) {
-    this.published ??= new Set();
+    const keys = new Set((this.canvas.dataset.drawnKeys || '').split(' ').filter(Boolean));
     for (const [k, v] of Object.entries(values)) {
       this.canvas.dataset[k] = String(v);
-      this.published.add(k);
+      keys.add(k);
     }
+    this.canvas.dataset.drawnKeys = [...keys].join(' ');
   }
 
   /** The canvas's CSS size. */
