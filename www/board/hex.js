@@ -536,20 +536,28 @@ export class HexBoard extends CanvasBoard {
       ctx.stroke();
     }
 
-    // Legal targets: hex outlines.
+    // Legal targets: hex outlines, bold once a piece (on the board or in hand) is picked, faint
+    // and dashed while they are every move's targets.
     const hints = this.decor.hints || [];
+    const picked = !!(this.selectedCell() || this.selectedHand());
     ctx.strokeStyle = THEME.hint;
+    ctx.save();
+    if (!picked) {
+      ctx.globalAlpha = 0.55;
+      ctx.setLineDash([s * 0.14, s * 0.1]);
+    }
     for (const h of hints) {
       const p = this.centre(h.x, h.y, cam);
       const onPiece = this.cells.has(key(h.x, h.y));
-      ctx.lineWidth = Math.max(2, s * (onPiece ? 0.1 : 0.07));
+      ctx.lineWidth = Math.max(picked ? 2 : 1.5, s * (picked ? (onPiece ? 0.1 : 0.07) : 0.04));
       this.hexPath(p.x, p.y, s * (onPiece ? 0.8 : 0.78));
-      if (!onPiece) {
+      if (!onPiece && picked) {
         ctx.fillStyle = 'rgba(29, 127, 214, 0.12)';
         ctx.fill();
       }
       ctx.stroke();
     }
+    ctx.restore();
     this.setData({ hints: hints.length });
 
     // Values of the last search or hint at their cells.
