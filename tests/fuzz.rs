@@ -576,3 +576,16 @@ fn uhp_command_lines() {
         fuzz::check_uhp_line(&mut state, line);
     });
 }
+
+/// Inputs the coverage-guided fuzzer (fuzz/, `cargo fuzz run uai` / `uhp`) found, kept as
+/// regressions: a command word of control characters came back escaped at six bytes each, over
+/// the 400-byte bound on an answer (and UHP quoted the quoted text a second time).
+#[test]
+fn inputs_found_by_cargo_fuzz() {
+    let uai_line = format!("{}\\X", "\u{16}".repeat(57));
+    fuzz::check_uai_line(&mut Uai::default(), &uai_line);
+    let mut uhp = plyscope::protocol::uhp::Uhp::default();
+    fuzz::check_uhp_line(&mut uhp, "+");
+    fuzz::check_uhp_line(&mut uhp, &"\u{1c}".repeat(55));
+    fuzz::check_uhp_line(&mut uhp, "@");
+}

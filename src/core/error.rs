@@ -13,12 +13,25 @@ pub const SHOWN_CHARS: usize = 60;
 /// use plyscope::core::shown;
 /// assert_eq!(shown("d3"), "\"d3\"");
 /// assert!(shown(&"x".repeat(10_000)).ends_with("... (10000 bytes in all)"));
+/// // Escaped characters count at their escaped length.
+/// assert!(shown(&"\u{16}".repeat(60)).len() < 160);
 /// ```
 pub fn shown(text: &str) -> String {
-    match text.char_indices().nth(SHOWN_CHARS) {
-        None => format!("{text:?}"),
-        Some((cut, _)) => format!("{:?}... ({} bytes in all)", &text[..cut], text.len()),
+    // Escapes grow a character up to ten bytes (`\u{10ffff}`): the cut also bounds the escaped
+    // length, so that 60 control characters do not come back as 360 bytes.
+    let mut out = String::from("\"");
+    let mut buf = [0u8; 4];
+    for (n, c) in text.chars().enumerate() {
+        let quoted = format!("{:?}", &*c.encode_utf8(&mut buf));
+        let escaped = &quoted[1..quoted.len() - 1];
+        if n == SHOWN_CHARS || out.len() - 1 + escaped.len() > 2 * SHOWN_CHARS {
+            out.push_str(&format!("\"... ({} bytes in all)", text.len()));
+            return out;
+        }
+        out.push_str(escaped);
     }
+    out.push('"');
+    out
 }
 
 /// A move text that could not be read.

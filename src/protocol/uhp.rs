@@ -148,7 +148,7 @@ impl Uhp {
             "perft" => self.perft(rest),
             "" => err("empty command: expected info, newgame, play, pass, validmoves, bestmove, undo, options or perft"),
             other => err(format!(
-                "unknown command {:?}: expected info, newgame, play, pass, validmoves, bestmove, undo, options or perft",
+                "unknown command {}: expected info, newgame, play, pass, validmoves, bestmove, undo, options or perft",
                 shown(other)
             )),
         }
