@@ -131,7 +131,7 @@ impl GameVisitor for Agreement {
                 pos,
                 &eval,
                 &SearchConfig {
-                    transposition_table: false,
+                    transposition_table: Some(false),
                     ..base.clone()
                 },
                 Hooks::default(),
@@ -141,7 +141,7 @@ impl GameVisitor for Agreement {
                 pos,
                 &eval,
                 &SearchConfig {
-                    transposition_table: true,
+                    transposition_table: Some(true),
                     ..base
                 },
                 Hooks::default(),

@@ -19,7 +19,7 @@ fn run(pos: &Textbook, algorithm: Algorithm) -> (SearchResult<u8>, Tree) {
             random_ties: false,
             randomness_quotient: 0,
             seed: Some(1),
-            ..SearchConfig::default()
+            ..SearchConfig::plain()
         },
         Hooks::default(),
     )

@@ -920,7 +920,7 @@ fn bench() {
         cfg.chance_cutoff = c;
     }
     match env("THREES_TT") {
-        Some(0) => cfg.transposition_table = false,
+        Some(0) => cfg.transposition_table = Some(false),
         Some(bits) => cfg.tt_bits = bits as u32,
         None => {}
     }
@@ -1068,7 +1068,7 @@ fn chance_cutoff_prunes_improbable_lines_and_the_table_changes_no_value() {
         &p,
         &eval,
         &SearchConfig {
-            transposition_table: true,
+            transposition_table: Some(true),
             tt_bits: 16,
             ..expectimax_cfg(3, "")
         },

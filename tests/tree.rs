@@ -771,7 +771,7 @@ fn a_kept_transposition_table_never_answers_from_an_earlier_search() {
     // same position twice (another search between) must visit exactly the same nodes.
     let cfg = SearchConfig {
         depth: 8,
-        transposition_table: true,
+        transposition_table: Some(true),
         tt_bits: 12,
         seed: Some(1),
         ..Default::default()

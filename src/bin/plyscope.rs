@@ -84,7 +84,14 @@ USAGE:
         --eval NAME         evaluator (default: the game's own default)
         --quotient Q        randomness quotient (0: always the best move)
         --branching N       keep only the best N moves of each node by pre-score
-        --tt                use a transposition table
+        --tt, --no-tt       use the transposition table, or not (default: on for alpha-beta)
+        --tt-bits B         the table holds 2^B entries (10 to 26, default 18)
+        --plain             the textbook alpha-beta: every technique below off, and no table
+        --no-pvs, --no-aspiration, --no-killers, --no-history, --no-lmr, --no-null-move
+                            turn one technique off (--pvs ... turn it on after --plain); see
+                            docs/engine-options.md
+        --aspiration-window W  the aspiration window's half-width (0: automatic)
+        --quiescence N      plies of quiescence extension at unstable positions (default 4)
         --no-ordering       do not order moves by pre-score
         --no-steps          expectimax under a budget: no probability steps (docs/engine-options.md)
         --seed S            seed for random choices
@@ -95,6 +102,12 @@ USAGE:
         --node-cap N        cap on recorded tree nodes (default 200000); a capped tree keeps every
                             root move, the principal variations, then whole levels from the top
         --json              print the result as JSON
+  plyscope match <game> [--a JSON] [--b JSON] [--games N] [--random-plies K] [--seed S]
+                 [--max-plies M]
+      Play N games (default 20) between two search settings (JSON objects of search options, as
+      the page sends; default {}: the defaults), colours alternated, each pair of games from the
+      same opening of K random moves (default 4, seeded by S). Prints each game and A's score,
+      with nodes and milliseconds a move for each side and the load average.
   plyscope bench [--quick]
       Fixed benchmarks: perft speed and search speed with and without tree recording.
   plyscope threes-bench [--games N] [--seed S] [--time-ms T] [--depth D] [--jobs J] [--no-steps]
@@ -163,6 +176,7 @@ fn run(args: &[String]) -> Result<(), Usage> {
         "bench" => bench(rest),
         "threes-bench" => threes_bench(rest),
         "solve" => solve(rest),
+        "match" => play_match(rest),
         "uai" => {
             plyscope::protocol::uai::run(std::io::stdin(), std::io::stdout());
             Ok(())
@@ -172,7 +186,7 @@ fn run(args: &[String]) -> Result<(), Usage> {
             Ok(())
         }
         other => Err(Usage(format!(
-            "unknown command {}: expected games, perft, search, solve, bench, threes-bench, uai, uhp or help",
+            "unknown command {}: expected games, perft, search, solve, match, bench, threes-bench, uai, uhp or help",
             shown(other)
         ))),
     }
@@ -407,6 +421,142 @@ fn perft(args: &[String]) -> Result<(), Usage> {
     Ok(())
 }
 
+/// Per-side totals of a match.
+#[derive(Default)]
+struct Side {
+    moves: u64,
+    nodes: u64,
+    ms: f64,
+}
+
+fn play_match(args: &[String]) -> Result<(), Usage> {
+    let game = match args.first() {
+        Some(g) if !g.starts_with("--") => g,
+        _ => {
+            return Err(Usage(
+                "match needs a game: plyscope match <game> [options]".into(),
+            ))
+        }
+    };
+    let opts = Opts::parse(
+        &args[1..],
+        &[],
+        &[
+            "--a",
+            "--b",
+            "--games",
+            "--random-plies",
+            "--seed",
+            "--max-plies",
+        ],
+    )?;
+    let cfg_a = SearchConfig::from_json(opts.value("--a").unwrap_or("{}"))?;
+    let cfg_b = SearchConfig::from_json(opts.value("--b").unwrap_or("{}"))?;
+    let games: usize = opts.number("--games", "a whole number")?.unwrap_or(20);
+    let plies: usize = opts
+        .number("--random-plies", "a whole number")?
+        .unwrap_or(4);
+    let seed: u64 = opts.number("--seed", "a whole number")?.unwrap_or(1);
+    let max_plies: usize = opts.number("--max-plies", "a whole number")?.unwrap_or(400);
+    let mut rng = plyscope::core::Rng::seeded(seed);
+    let (mut win, mut draw, mut loss) = (0u32, 0u32, 0u32);
+    let mut sides = [Side::default(), Side::default()];
+    let mut opening: Vec<String> = Vec::new();
+    let start = now_ms();
+    for g in 0..games {
+        let mut s = new_session(game)?;
+        if g % 2 == 0 {
+            // A new opening for each pair of games.
+            opening.clear();
+            for _ in 0..plies {
+                if s.outcome().is_some() {
+                    break;
+                }
+                let ms = s.legal_moves();
+                if ms.is_empty() {
+                    s.play_chance()?;
+                    continue;
+                }
+                let m = ms[rng.below(ms.len() as u64) as usize].text.clone();
+                s.play(&m)?;
+                opening.push(m);
+            }
+        } else {
+            for m in &opening {
+                s.play(m)?;
+            }
+        }
+        let players = s.players();
+        // A plays the first player in even games, the second in odd ones.
+        let a_name = players[g % 2].clone();
+        let mut n = 0;
+        while s.outcome().is_none() && n < max_plies {
+            if s.legal_moves().is_empty() {
+                s.play_chance()?;
+                continue;
+            }
+            let a_moves = s.to_move() == a_name;
+            let mut cfg = if a_moves {
+                cfg_a.clone()
+            } else {
+                cfg_b.clone()
+            };
+            cfg.seed = Some(seed.wrapping_mul(1000).wrapping_add((g * 1000 + n) as u64));
+            let r = s.search(&cfg, Hooks::default())?;
+            let side = &mut sides[if a_moves { 0 } else { 1 }];
+            side.moves += 1;
+            side.nodes += r.stats.nodes;
+            side.ms += r.stats.time_ms;
+            s.play(&r.mv)?;
+            n += 1;
+        }
+        let outcome = s.outcome().unwrap_or_else(|| "unfinished (draw)".into());
+        let result = if outcome == format!("{a_name} wins") {
+            win += 1;
+            "A wins"
+        } else if outcome.ends_with(" wins") {
+            loss += 1;
+            "B wins"
+        } else {
+            draw += 1;
+            "draw"
+        };
+        outln!(
+            "game {:>3}: A plays {:<6} opening {:<24} {:<8} ({outcome}, {} plies)",
+            g + 1,
+            a_name,
+            opening.join(" "),
+            result,
+            s.history().len()
+        );
+    }
+    let total = (win + draw + loss).max(1) as f64;
+    let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
+    outln!(
+        "A: {win} wins, {draw} draws, {loss} losses: {:.1} % ({} games, {:.0} s)",
+        100.0 * (win as f64 + 0.5 * draw as f64) / total,
+        games,
+        (now_ms() - start) / 1000.0
+    );
+    for (name, side) in ["A", "B"].iter().zip(&sides) {
+        let m = side.moves.max(1) as f64;
+        outln!(
+            "{name}: {:.0} nodes a move, {:.1} ms a move ({} moves)",
+            side.nodes as f64 / m,
+            side.ms / m,
+            side.moves
+        );
+    }
+    outln!(
+        "load average: {}",
+        load.split_whitespace()
+            .take(3)
+            .collect::<Vec<_>>()
+            .join(" ")
+    );
+    Ok(())
+}
+
 fn search(args: &[String]) -> Result<(), Usage> {
     let game = match args.first() {
         Some(g) if !g.starts_with("--") => g,
@@ -418,7 +568,26 @@ fn search(args: &[String]) -> Result<(), Usage> {
     };
     let opts = Opts::parse(
         &args[1..],
-        &["--json", "--tt", "--no-ordering", "--no-steps"],
+        &[
+            "--json",
+            "--tt",
+            "--no-tt",
+            "--no-ordering",
+            "--no-steps",
+            "--plain",
+            "--pvs",
+            "--no-pvs",
+            "--aspiration",
+            "--no-aspiration",
+            "--killers",
+            "--no-killers",
+            "--history",
+            "--no-history",
+            "--lmr",
+            "--no-lmr",
+            "--null-move",
+            "--no-null-move",
+        ],
         &[
             "--position",
             "--moves",
@@ -434,6 +603,9 @@ fn search(args: &[String]) -> Result<(), Usage> {
             "--tree-format",
             "--tree-max-mb",
             "--node-cap",
+            "--quiescence",
+            "--tt-bits",
+            "--aspiration-window",
         ],
     )?;
     let mut s = session_at(game, opts.value("--position"))?;
@@ -468,7 +640,42 @@ fn search(args: &[String]) -> Result<(), Usage> {
     if let Some(b) = opts.number("--branching", "a whole number (0: no limit)")? {
         cfg.branching_limit = b;
     }
-    cfg.transposition_table = opts.flag("--tt");
+    if opts.flag("--tt") {
+        cfg.transposition_table = Some(true);
+    }
+    if opts.flag("--no-tt") {
+        cfg.transposition_table = Some(false);
+    }
+    if opts.flag("--plain") {
+        cfg = SearchConfig {
+            transposition_table: Some(false),
+            ..cfg.without_techniques()
+        };
+    }
+    for (flag, on) in [
+        ("pvs", &mut cfg.pvs),
+        ("aspiration", &mut cfg.aspiration),
+        ("killers", &mut cfg.killers),
+        ("history", &mut cfg.history),
+        ("lmr", &mut cfg.lmr),
+        ("null-move", &mut cfg.null_move),
+    ] {
+        if opts.flag(&format!("--no-{flag}")) {
+            *on = false;
+        }
+        if opts.flag(&format!("--{flag}")) {
+            *on = true;
+        }
+    }
+    if let Some(q) = opts.number("--quiescence", "a whole number of plies from 0 to 16")? {
+        cfg.quiescence = q;
+    }
+    if let Some(b) = opts.number("--tt-bits", "a whole number from 10 to 26")? {
+        cfg.tt_bits = b;
+    }
+    if let Some(w) = opts.number::<f64>("--aspiration-window", "evaluation units (0: automatic)")? {
+        cfg.aspiration_window = w;
+    }
     cfg.move_ordering = !opts.flag("--no-ordering");
     cfg.probability_steps = !opts.flag("--no-steps");
     cfg.seed = opts.number("--seed", "a whole number")?;

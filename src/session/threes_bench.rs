@@ -40,7 +40,7 @@ pub fn bench_config(time_ms: Option<u64>, depth: u32, seed: u64) -> SearchConfig
         time_ms,
         iterative_deepening: time_ms.is_some(),
         move_ordering: false,
-        transposition_table: true,
+        transposition_table: Some(true),
         tt_bits: 16,
         chance_cutoff: 0.0001,
         random_ties: false,

@@ -17,7 +17,7 @@ pub const BINARY_MAGIC: u32 = u32::from_le_bytes(*b"PSTB");
 /// The version of the binary layout.
 pub const BINARY_VERSION: u32 = 1;
 /// How many sections the layout has (see [`Tree::to_binary`]).
-pub const BINARY_SECTIONS: usize = 27;
+pub const BINARY_SECTIONS: usize = 28;
 
 /// The document header, as JSON in section 0.
 #[derive(Serialize)]
@@ -128,6 +128,7 @@ impl Tree {
         let mut mv = Vec::with_capacity(n);
         let mut kind = Vec::with_capacity(n);
         let mut flags = Vec::with_capacity(n);
+        let mut note = Vec::with_capacity(n);
         let mut value = Vec::with_capacity(n);
         let mut alpha = Vec::with_capacity(n);
         let mut beta = Vec::with_capacity(n);
@@ -163,6 +164,7 @@ impl Tree {
                 Some(PruneReason::BranchingLimit) => 2 << 5,
             };
             flags.push(f);
+            note.push(x.note.0);
             value.push(opt(x.value));
             alpha.push(opt(x.alpha));
             beta.push(opt(x.beta));
@@ -201,6 +203,7 @@ impl Tree {
             mv.push(NONE);
             kind.push(kind_code(NodeKind::Truncated));
             flags.push(0);
+            note.push(0);
             for v in [&mut value, &mut alpha, &mut beta, &mut prob, &mut order] {
                 v.push(f64::NAN);
             }
@@ -267,6 +270,7 @@ impl Tree {
         w.u32s(&layout_start); // 24
         w.u32s(&layout_names); // 25
         w.f64s(&layout_weights); // 26
+        w.bytes(&note); // 27
         debug_assert_eq!(w.table.len(), BINARY_SECTIONS);
         let mut head = vec![
             BINARY_MAGIC,
@@ -309,7 +313,7 @@ mod tests {
         assert_eq!(word(&b, 2), 3);
         assert_eq!(word(&b, 3) as usize, BINARY_SECTIONS);
         let sizes = [
-            1, 4, 4, 1, 1, 8, 8, 8, 8, 8, 8, 4, 4, 4, 4, 4, 4, 8, 4, 4, 4, 1, 4, 1, 4, 4, 8,
+            1, 4, 4, 1, 1, 8, 8, 8, 8, 8, 8, 4, 4, 4, 4, 4, 4, 8, 4, 4, 4, 1, 4, 1, 4, 4, 8, 1,
         ];
         for (s, &size) in sizes.iter().enumerate() {
             let off = word(&b, 4 + 2 * s) as usize;

@@ -56,6 +56,19 @@ pub struct Stats {
     pub pruned_nodes: u64,
     /// Transposition-table hits that answered a node without searching it.
     pub tt_hits: u64,
+    /// Searches made again with a wider window or full depth after a null-window or reduced
+    /// search failed high (principal variation search, late-move reductions).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub researches: u64,
+    /// Moves searched shallower by late-move reductions.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub reductions: u64,
+    /// Nodes cut by a null move.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub null_cuts: u64,
+    /// Root searches repeated because the aspiration window failed.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub aspiration_fails: u64,
     /// The depth of the last completed iteration.
     pub depth_reached: u32,
     /// Whether the recorded tree hit its node cap.
@@ -172,6 +185,24 @@ pub struct Node {
     /// Answered from the transposition table without searching below.
     #[serde(default, skip_serializing_if = "is_false")]
     pub tt: bool,
+    /// Searched with a null window (a zero-width window around alpha or beta: it only asks
+    /// whether the move beats the best so far).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub null_window: bool,
+    /// Its search's result was not enough (a null-window or reduced search failed high): the same
+    /// move was searched again, as the next sibling.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub failed_high: bool,
+    /// A second search of the same move (the sibling before it failed high).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub research: bool,
+    /// Searched this many plies shallower than its siblings (a late-move reduction).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reduced: Option<u32>,
+    /// Cut by a null move: with the turn passed, a shallower search already scored beyond the
+    /// window, so none of its moves was searched.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub null_move: bool,
     /// For `pruned` and `truncated` nodes: how many nodes this one stands for.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub count: Option<u64>,
@@ -202,6 +233,10 @@ fn is_false(b: &bool) -> bool {
     !*b
 }
 
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
 impl Node {
     /// A node with the given id and kind and nothing else.
     pub fn new(id: u64, kind: NodeKind) -> Self {
@@ -218,6 +253,11 @@ impl Node {
             prob: None,
             best: false,
             tt: false,
+            null_window: false,
+            failed_high: false,
+            research: false,
+            reduced: None,
+            null_move: false,
             count: None,
             moves: None,
             cutoff: None,

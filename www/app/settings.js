@@ -30,8 +30,27 @@ export const DEFAULT_TIME_MS = 3000;
 /** How many earlier games "new game" keeps, so that Undo can bring them back. */
 const KEPT_GAMES = 5;
 
+/**
+ * The alpha-beta search's techniques, each with a switch in the players panel (all on by default:
+ * the strongest measured, docs/benchmarks.md). `key` is the search option the engine reads.
+ */
+export const TECHNIQUES = [
+  { id: 'tt', key: 'transposition_table', name: 'Transposition table', title: 'Remember results by position; a node answered from it is tagged TT in the tree' },
+  { id: 'pvs', key: 'pvs', name: 'Null windows (PVS)', title: 'Principal variation search: after the first move, ask only whether a move beats the best so far, and search again when it does' },
+  { id: 'aspiration', key: 'aspiration', name: 'Aspiration windows', title: 'Search each depth in a window around the last depth’s value, widened when the value falls outside' },
+  { id: 'killers', key: 'killers', name: 'Killer moves', title: 'Try first the moves that caused cut-offs at the same depth' },
+  { id: 'history', key: 'history', name: 'History heuristic', title: 'Order moves by how often they caused cut-offs' },
+  { id: 'lmr', key: 'lmr', name: 'Late-move reductions', title: 'Search moves late in the order shallower first (tagged R1, R2 in the tree)' },
+  { id: 'null_move', key: 'null_move', name: 'Null-move pruning', title: 'Where the game allows passing as a test (never with forced passes): cut a node when even passing scores beyond the window (tagged NM)' },
+  { id: 'quiescence', key: 'quiescence', name: 'Quiescence', title: 'Look further at positions the game calls unsettled', value: (on) => (on ? 4 : 0) },
+];
+
+function defaultTech() {
+  return Object.fromEntries(TECHNIQUES.map((t) => [t.id, true]));
+}
+
 function defaultSide(level) {
-  return { level, depth: DEFAULT_DEPTH, time: DEFAULT_TIME_MS, q: 0 };
+  return { level, depth: DEFAULT_DEPTH, time: DEFAULT_TIME_MS, q: 0, tech: defaultTech() };
 }
 
 /** A game's sides as a first visit has them: a human against alpha-beta with a time limit. */
@@ -101,6 +120,7 @@ function readSide(s, side) {
   if (!s || typeof s !== 'object') return;
   if (LEVELS.some((l) => l.id === s.level)) side.level = s.level;
   for (const k of ['depth', 'time', 'q']) if (Number.isFinite(s[k])) side[k] = s[k];
+  if (s.tech && typeof s.tech === 'object') for (const t of TECHNIQUES) if (typeof s.tech[t.id] === 'boolean') side.tech[t.id] = s.tech[t.id];
 }
 
 function readRecord(r) {
@@ -161,6 +181,10 @@ export function searchOptions(side, entry) {
       // Depth by depth: the explorer shows each finished depth live, and a stopped search has one.
       const a = { ...o, algorithm, depth: side.depth, iterative_deepening: true };
       if (side.time > 0) a.time_ms = side.time;
+      if (algorithm === 'alphabeta') {
+        const tech = side.tech || defaultTech();
+        for (const t of TECHNIQUES) a[t.key] = t.value ? t.value(tech[t.id] !== false) : tech[t.id] !== false;
+      }
       return a;
     }
   }

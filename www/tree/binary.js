@@ -41,6 +41,7 @@ export const SECTIONS = [
   ['layoutStart', Uint32Array],
   ['layoutNames', Uint32Array],
   ['layoutWeights', Float64Array],
+  ['note', Uint8Array],
 ];
 const NONE = 0xffffffff;
 const BOUND_CODES = [null, 'exact', 'lower', 'upper'];
@@ -74,7 +75,7 @@ export function sections(buffer) {
     if (off % 8 !== 0 || off + len * T.BYTES_PER_ELEMENT > buffer.byteLength) fail(`section ${name} inside the buffer`);
     s[name] = new T(buffer, off, len);
   });
-  for (const name of ['parent', 'move', 'kind', 'flags', 'value', 'alpha', 'beta', 'prob', 'order', 'count', 'pre', 'eval', 'ref', 'cutAt']) {
+  for (const name of ['parent', 'move', 'kind', 'flags', 'value', 'alpha', 'beta', 'prob', 'order', 'count', 'pre', 'eval', 'ref', 'cutAt', 'note']) {
     if (s[name].length !== n) fail(`${n} entries in section ${name}`);
   }
   return { n, s };
@@ -208,6 +209,7 @@ class BinNode {
   get bound() { return BOUND_CODES[(this._t.s.flags[this.id] >> 3) & 3]; }
   get best() { return (this._t.s.flags[this.id] & 1) !== 0; }
   get tt() { return (this._t.s.flags[this.id] & 2) !== 0; }
+  get note() { return this._t.s.note[this.id]; }
   get alpha() { return this.kind === 'pruned' ? null : opt(this._t.s.alpha[this.id]); }
   get beta() { return this.kind === 'pruned' ? null : opt(this._t.s.beta[this.id]); }
   get prob() { return opt(this._t.s.prob[this.id]); }
@@ -248,6 +250,8 @@ export function binaryModel(buffer) {
   if (n === 0) fail('at least one node');
   const doc = JSON.parse(decoder.decode(s.meta));
   const t = new Tables(s, n);
+  let notes = 0;
+  for (let i = 0; i < s.note.length; i++) notes |= s.note[i];
   return {
     ...nativeHeader(doc),
     format: 'plyscope-tree',
@@ -256,6 +260,7 @@ export function binaryModel(buffer) {
     count: n,
     kindsPresent: KINDS.filter((k, i) => t.kinds & (1 << i)),
     hasBestLine: t.best,
+    notesPresent: notes,
     maxDepth: t.maxDepth,
     // What analysis.js's treeCounts would count, without walking (and so making) every node.
     treeCounts: { boxes: n, positions: n - t.perKind[5] - t.perKind[6], cutoffs: t.perKind[5], unrecorded: t.perKind[6] },

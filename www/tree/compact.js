@@ -7,6 +7,7 @@
 // first problem, e.g. `$.nodes[17].p: expected 7 raw values after the layout index`.
 
 import { packBinary } from './binary.js';
+import { noteOfCompact } from './note.js';
 import { TreeFormatError, BudgetError } from './import.js';
 
 const KIND_CODES = { x: 0, n: 1, c: 2, l: 3, t: 4, p: 5 };
@@ -90,6 +91,7 @@ function builder(doc, budget, total) {
     move: new Uint32Array(cap).fill(NONE),
     kind: new Uint8Array(cap),
     flags: new Uint8Array(cap),
+    note: new Uint8Array(cap),
     value: new Float64Array(cap).fill(NaN),
     alpha: new Float64Array(cap).fill(NaN),
     beta: new Float64Array(cap).fill(NaN),
@@ -102,7 +104,7 @@ function builder(doc, budget, total) {
     cutAt: new Uint32Array(cap).fill(NONE),
   });
   let A = fresh();
-  let { parent, move, kind, flags, value, alpha, beta, prob, order, count, pre, eval: evalIdx, ref, cutAt } = A;
+  let { parent, move, kind, flags, note, value, alpha, beta, prob, order, count, pre, eval: evalIdx, ref, cutAt } = A;
   /** Room for node `i` (capacities double). */
   const room = (i) => {
     if (i < cap) return;
@@ -110,7 +112,7 @@ function builder(doc, budget, total) {
     while (cap <= i) cap *= 2;
     A = fresh();
     for (const k of Object.keys(A)) A[k].set(old[k]);
-    ({ parent, move, kind, flags, value, alpha, beta, prob, order, count, pre, eval: evalIdx, ref, cutAt } = A);
+    ({ parent, move, kind, flags, note, value, alpha, beta, prob, order, count, pre, eval: evalIdx, ref, cutAt } = A);
   };
   const bdLayout = new Grow(Uint32Array);
   const bdAt = new Grow(Uint32Array);
@@ -235,6 +237,7 @@ function builder(doc, budget, total) {
       ref[i] = o.s;
     }
     flags[i] = f;
+    note[i] = noteOfCompact(o);
     if (o.u !== undefined) {
       if (!Number.isInteger(o.u) || o.u < 0) bad(at(i, 'u'), 'a whole number');
       if (o.u > 0) unrecorded.push(i, o.u);
@@ -298,6 +301,7 @@ function builder(doc, budget, total) {
     move: cut0(move),
     kind: cut0(kind),
     flags: cut0(flags),
+    note: cut0(note),
     value: cut0(value),
     alpha: cut0(alpha),
     beta: cut0(beta),

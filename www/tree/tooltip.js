@@ -8,6 +8,7 @@ import { el } from './dom.js';
 import { scoreText, boundedScore, windowText, plainNumber, percent, compactNumber, isMate, KIND_NAMES, nodeName, signed, ordinal, plural, sameBreakdown } from './format.js';
 import { descendants } from './walk.js';
 import { movePath } from './analysis.js';
+import { noteRows } from './note.js';
 
 /** The node tooltip. */
 export const tooltipMethods = {
@@ -130,7 +131,8 @@ export const tooltipMethods = {
       if (n.value !== null && Math.abs(n.value) >= 1e4) row('raw value', plainNumber(n.value));
       if (n.alpha !== null || n.beta !== null) row('window (α, β)', windowText(n.alpha, n.beta));
       if (n.prob !== null) row(n.visits !== null ? 'prior' : 'probability', n.visits !== null ? plainNumber(n.prob) : percent(n.prob));
-      if (n.tt) row('TT', 'answered from the transposition table');
+      if (n.tt) row('TT', 'answered from the transposition table (cut by the hash table)');
+      for (const [label, text] of noteRows(n.note)) row(label, text);
       this.compareRows(n, row);
       if (n.best) row('best line', this.isPv(n) ? 'yes' : 'best among its siblings');
       const sib = siblingFacts(n);
