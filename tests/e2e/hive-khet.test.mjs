@@ -184,3 +184,35 @@ for (const [name, viewport] of [
     await context.close();
   });
 }
+
+test('Hive by keyboard: I picks a piece in hand, the arrows walk its places, Space places it', async () => {
+  const { context, page, errors } = await openApp(env, DESKTOP);
+  await pickGame(page, 'hive');
+  await fixDepth(page, 1, 1);
+  const view = await page.evaluate(() => window.plyscope.view);
+  const slots = [];
+  for (const m of view.moves) if (m.hand && !slots.some((s) => s.player === m.hand.player && s.index === m.hand.index)) slots.push(m.hand);
+  slots.sort((a, b) => a.player - b.player || a.index - b.index);
+  assert.ok(slots.length >= 2, 'several pieces can be placed at the start');
+  await page.locator('body').click({ position: { x: 5, y: 5 } });
+  const picked = () => page.evaluate(() => window.plyscope.board.decor.selectedHand);
+  await page.keyboard.press('i');
+  assert.deepEqual(await picked(), slots[0], 'I picks the first placeable piece');
+  await page.keyboard.press('i');
+  assert.deepEqual(await picked(), slots[1], 'I again: the next one');
+  await page.keyboard.press('Shift+I');
+  await page.keyboard.press('Shift+I');
+  assert.deepEqual(await picked(), slots.at(-1), 'Shift+I goes back, round to the last');
+  const slot = slots.at(-1);
+  const places = view.moves.filter((m) => m.hand && m.hand.player === slot.player && m.hand.index === slot.index);
+  // The arrows now walk only that piece's places; Space places it on the highlighted one.
+  await page.keyboard.press('ArrowRight');
+  const cursor = await page.evaluate(() => window.plyscope.board.decor.cursor);
+  const target = places.find((m) => m.to.x === cursor.x && m.to.y === cursor.y);
+  assert.ok(target, `the cursor ${JSON.stringify(cursor)} is on one of the piece's places`);
+  await page.keyboard.press('Space');
+  await page.waitForFunction(() => window.plyscope.state.history.length > 0);
+  assert.equal((await state(page)).history[0], target.text, 'Space placed the picked piece there');
+  assert.deepEqual(errors, []);
+  await context.close();
+});

@@ -14,7 +14,7 @@
 // For tests, the canvas's data attributes say what was drawn: data-pieces (pieces on the board),
 // data-stacks ("q,r:height" of every stack of two or more), data-hands ("Q1 S2 ...|..." per player)
 // and data-hints (targets outlined).
-import { CanvasBoard, easeOut, reducedMotion, roundRect } from './canvas.js';
+import { CanvasBoard, easeOut, reducedMotion, roundRect, valueBadge } from './canvas.js';
 
 const SQRT3 = Math.sqrt(3);
 const MOVE_MS = 240;
@@ -564,15 +564,7 @@ export class HexBoard extends CanvasBoard {
     for (const c of this.decor.candidates || []) {
       const p = this.centre(c.x, c.y, cam);
       const fs = Math.max(9 * this.dpr, Math.round(s * 0.34));
-      ctx.font = `700 ${fs}px system-ui, sans-serif`;
-      const w = Math.min(s * 1.7, ctx.measureText(c.text).width + fs * 0.6);
-      ctx.fillStyle = c.best ? 'rgba(20, 90, 50, 0.92)' : 'rgba(30, 30, 30, 0.78)';
-      roundRect(ctx, p.x - w / 2, p.y + s * 0.25, w, fs * 1.3, fs * 0.3);
-      ctx.fill();
-      ctx.fillStyle = '#fff';
-      ctx.textAlign = 'center';
-      ctx.textBaseline = 'middle';
-      ctx.fillText(c.text, p.x, p.y + s * 0.25 + fs * 0.67, s * 1.6);
+      valueBadge(ctx, c.text, p.x, p.y + s * 0.25 + fs * 1.35, fs, s * 1.7, c.best);
     }
 
     const sel = this.selectedCell();
