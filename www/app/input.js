@@ -108,9 +108,20 @@ function explainTargets(c) {
 let drag = null;
 let press = null;
 let dragged = false;
+// Pointers down on the board; with two or more (a pinch on a board that zooms) no press or swipe
+// counts as a move until every finger is lifted.
+const down = new Set();
+let multi = false;
 canvas.addEventListener('pointerdown', (ev) => {
+  down.add(ev.pointerId);
   dragged = false;
   press = null;
+  if (down.size > 1) {
+    multi = true;
+    drag = null;
+    return;
+  }
+  multi = false;
   if (!swipeGame()) {
     if (board) press = { hit: board.hitTest(ev.clientX, ev.clientY), id: ev.pointerId };
     return;
@@ -119,6 +130,13 @@ canvas.addEventListener('pointerdown', (ev) => {
   canvas.setPointerCapture?.(ev.pointerId);
 });
 canvas.addEventListener('pointerup', (ev) => {
+  down.delete(ev.pointerId);
+  if (multi) {
+    press = null;
+    drag = null;
+    dragged = true; // nor is the lift a click
+    return;
+  }
   const p = press;
   press = null;
   if (p && p.id === ev.pointerId && board && p.hit) dragToCell(p.hit, board.hitTest(ev.clientX, ev.clientY));
@@ -139,7 +157,8 @@ canvas.addEventListener('pointerup', (ev) => {
   }
   humanPlay(m.text);
 });
-canvas.addEventListener('pointercancel', () => {
+canvas.addEventListener('pointercancel', (ev) => {
+  down.delete(ev.pointerId);
   drag = null;
   press = null;
 });
