@@ -752,7 +752,7 @@ fn deepening_stops_once_every_line_ends_in_a_finished_game() {
         depth: 64,
         time_ms: Some(60_000),
         seed: Some(1),
-        ..Default::default()
+        ..SearchConfig::plain()
     };
     let r = search(
         &TicTacToe::new(),
@@ -762,6 +762,27 @@ fn deepening_stops_once_every_line_ends_in_a_finished_game() {
     )
     .unwrap();
     assert_eq!(r.stats.depth_reached, 9);
+    assert_eq!(r.value, 0.0);
+    // With late-move reductions a reduced line stops short of the end, so deepening goes on until
+    // every line, reduced ones too, reaches a finished game; the table's settled entries carry
+    // that across transpositions. It still stops long before the depth cap.
+    let r = search(
+        &TicTacToe::new(),
+        &TicTacToeEval::Lines,
+        &SearchConfig {
+            depth: 64,
+            time_ms: Some(60_000),
+            seed: Some(1),
+            ..SearchConfig::default()
+        },
+        Hooks::default(),
+    )
+    .unwrap();
+    assert!(
+        (9..=16).contains(&r.stats.depth_reached),
+        "stopped at depth {}",
+        r.stats.depth_reached
+    );
     assert_eq!(r.value, 0.0);
 }
 

@@ -246,6 +246,7 @@ fn threes_depth_4_with_the_page_budget_keeps_every_root_move_and_its_line() {
 
 #[test]
 fn a_capped_tree_keeps_whole_levels_not_a_depth_first_prefix() {
+    // The textbook alpha-beta (each move searched once): the levels compare node for node.
     let pos = reversi_midgame();
     let mut moves = Vec::new();
     pos.legal_moves(&mut moves);
@@ -254,7 +255,7 @@ fn a_capped_tree_keeps_whole_levels_not_a_depth_first_prefix() {
         "",
         SearchConfig {
             depth: 6,
-            ..Default::default()
+            ..SearchConfig::plain()
         },
     );
     assert!(!full.head.stats.truncated);
@@ -264,7 +265,7 @@ fn a_capped_tree_keeps_whole_levels_not_a_depth_first_prefix() {
         SearchConfig {
             depth: 6,
             node_cap: full.len() / 8,
-            ..Default::default()
+            ..SearchConfig::plain()
         },
     );
     assert_eq!(

@@ -640,17 +640,18 @@ fn search(args: &[String]) -> Result<(), Usage> {
     if let Some(b) = opts.number("--branching", "a whole number (0: no limit)")? {
         cfg.branching_limit = b;
     }
-    if opts.flag("--tt") {
-        cfg.transposition_table = Some(true);
-    }
-    if opts.flag("--no-tt") {
-        cfg.transposition_table = Some(false);
-    }
+    // --plain first: the flags after it turn single techniques back on.
     if opts.flag("--plain") {
         cfg = SearchConfig {
             transposition_table: Some(false),
             ..cfg.without_techniques()
         };
+    }
+    if opts.flag("--tt") {
+        cfg.transposition_table = Some(true);
+    }
+    if opts.flag("--no-tt") {
+        cfg.transposition_table = Some(false);
     }
     for (flag, on) in [
         ("pvs", &mut cfg.pvs),
