@@ -318,9 +318,9 @@ fn mcts_searches_with_its_options_and_refuses_bad_ones() {
 }
 
 #[test]
-fn match_plays_mcts_against_alphabeta_and_tallies() {
+fn mcts_match_plays_mcts_against_alphabeta_and_tallies() {
     let (code, out, err) = plyscope(&[
-        "match",
+        "mcts-match",
         "tictactoe",
         "--games",
         "2",
@@ -332,8 +332,11 @@ fn match_plays_mcts_against_alphabeta_and_tallies() {
     assert_eq!(code, 0, "{err}");
     assert_eq!(out.lines().filter(|l| l.starts_with("game ")).count(), 2);
     let last = out.lines().last().unwrap();
-    assert!(last.starts_with("mcts: ") && last.contains("against alphabeta"), "{last}");
-    let (code, _, err) = plyscope(&["match", "tictactoe", "--games", "0"]);
+    assert!(
+        last.starts_with("mcts: ") && last.contains("against alphabeta"),
+        "{last}"
+    );
+    let (code, _, err) = plyscope(&["mcts-match", "tictactoe", "--games", "0"]);
     assert_eq!(code, 2);
     assert!(err.contains("at least 1"), "{err}");
 }

@@ -109,7 +109,7 @@ USAGE:
       default 4) and print low, median and high score, the share reaching 384 ... 6144, time a move.
       --jobs J plays J games at once, one thread each (keep J at most the number of cores).
       --no-steps turns probability steps off (plain iterative deepening under the budget).
-  plyscope match <game> [--games N] [--time-ms T] [--seed S] [--opening K] [--max-plies P]
+  plyscope mcts-match <game> [--games N] [--time-ms T] [--seed S] [--opening K] [--max-plies P]
       MCTS against alpha-beta (expectimax in games with chance) at T ms a move (default 100),
       in pairs of games that open with the same K random plies (default 2), colours swapped; a
       game still going after P plies (default 400) counts as a draw. In a single-player game (Threes) both play the same
@@ -174,7 +174,7 @@ fn run(args: &[String]) -> Result<(), Usage> {
         "search" => search(rest),
         "bench" => bench(rest),
         "threes-bench" => threes_bench(rest),
-        "match" => match_cmd(rest),
+        "mcts-match" => mcts_match(rest),
         "solve" => solve(rest),
         "uai" => {
             plyscope::protocol::uai::run(std::io::stdin(), std::io::stdout());
@@ -185,7 +185,7 @@ fn run(args: &[String]) -> Result<(), Usage> {
             Ok(())
         }
         other => Err(Usage(format!(
-            "unknown command {}: expected games, perft, search, solve, bench, threes-bench, match, uai, uhp or help",
+            "unknown command {}: expected games, perft, search, solve, bench, threes-bench, mcts-match, uai, uhp or help",
             shown(other)
         ))),
     }
@@ -962,15 +962,15 @@ fn mcts_bench(quick: bool, known: &[&str]) -> Result<(), Usage> {
     Ok(())
 }
 
-/// `plyscope match <game>`: MCTS against alpha-beta (expectimax in games with chance) at equal
+/// `plyscope mcts-match <game>`: MCTS against alpha-beta (expectimax in games with chance) at equal
 /// time a move, colours alternating; in a single-player game each plays the same deals and the
 /// scores are compared.
-fn match_cmd(args: &[String]) -> Result<(), Usage> {
+fn mcts_match(args: &[String]) -> Result<(), Usage> {
     let game =
         match args.first() {
             Some(g) if !g.starts_with("--") => g.clone(),
             _ => return Err(Usage(
-                "match needs a game: plyscope match <game> [--games N] [--time-ms T] [--seed S]"
+                "mcts-match needs a game: plyscope mcts-match <game> [--games N] [--time-ms T] [--seed S]"
                     .into(),
             )),
         };
@@ -1012,7 +1012,7 @@ fn match_cmd(args: &[String]) -> Result<(), Usage> {
     };
     let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
     outln!(
-        "match {game}: mcts against {} at {time_ms} ms a move, {games} games, seed {seed}; load average before: {}",
+        "mcts-match {game}: mcts against {} at {time_ms} ms a move, {games} games, seed {seed}; load average before: {}",
         other.id(),
         load.split_whitespace().take(3).collect::<Vec<_>>().join(" ")
     );
