@@ -83,7 +83,8 @@ test('a Reversi search on the page shows null windows in the tree, and its toolt
   await page.waitForFunction((mv) => window.plyscope.explorer?.current()?.chosen?.move === mv && window.plyscope.explorer.current().stats?.depth_reached === 5, aiMove, { timeout: 60000 });
   await page.locator('[data-testid=tree-panel]').scrollIntoViewIfNeeded();
   const facts = await page.evaluate(() => {
-    const m = window.plyscope.explorer.current();
+    // The model (nodes with their note byte), not the document.
+    const m = window.plyscope.explorer.model();
     let reduced = 0;
     let scouts = 0;
     const stack = [m.root];
@@ -91,10 +92,10 @@ test('a Reversi search on the page shows null windows in the tree, and its toolt
       const n = stack.pop();
       if (n.note >> 4) reduced++;
       if (n.note & 1) scouts++;
-      for (const k of n.children) stack.push(k);
+      for (const k of n.children || []) stack.push(k);
     }
     const scout = m.root.children.find((k) => k.note & 1);
-    return { reduced, scouts, scout: scout ? scout.id : null, settings: m.settings };
+    return { reduced, scouts, scout: scout ? scout.id : null, settings: window.plyscope.explorer.current().settings };
   });
   assert.ok(facts.scouts > 0, 'null-window searches are in the tree');
   assert.ok(facts.reduced > 0, 'late-move reductions are in the tree');
