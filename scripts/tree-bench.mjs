@@ -8,12 +8,21 @@
 //   node scripts/tree-bench.mjs            # all three sizes
 //   node scripts/tree-bench.mjs 4 5        # only 10^4 and 10^5 (the exponents of ten)
 //
+//   node scripts/tree-bench.mjs 6 v2       # only the version-2 (compact) document of 10^6 nodes
+//   node scripts/tree-bench.mjs engine     # only the engine-to-page cases (AI moves, Whole tree)
+//
+// Each size is loaded as a version-1 document and as a version-2 one (the CLI's default form, read
+// into the binary form in the parse worker).
+//
 // Needs playwright-core (npm install) and Chromium at /usr/bin/chromium (or $CHROMIUM).
 import { startServer, launch } from '../tests/e2e/harness.mjs';
 import { cpus, loadavg } from 'node:os';
 
-const exps = process.argv.slice(2).map(Number).filter((e) => e >= 2 && e <= 7);
-const sizes = exps.length ? exps : [4, 5, 6];
+const args = process.argv.slice(2);
+const exps = args.map(Number).filter((e) => e >= 2 && e <= 7);
+// `engine`: only the engine-to-page cases; `paste`: only the pasted documents; default: both.
+const onlyEngine = args.includes('engine');
+const sizes = onlyEngine ? [] : exps.length ? exps : [4, 5, 6];
 
 function quantile(xs, q) {
   if (!xs.length) return NaN;
@@ -26,8 +35,11 @@ const f0 = (v) => (Number.isFinite(v) ? Math.round(v).toLocaleString('en') : '�
 const server = await startServer();
 const browser = await launch();
 const rows = [];
+const engineRows = [];
 try {
-  for (const e of sizes) {
+  if (!args.includes('paste')) engineRows.push(...(await engineCases(browser, server)));
+  const forms = args.includes('v1') ? ['v1'] : args.includes('v2') ? ['v2'] : ['v1', 'v2'];
+  for (const e of sizes) for (const form of forms) {
     const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
     const errors = [];
     page.on('pageerror', (err) => errors.push(err.message));
@@ -62,8 +74,29 @@ try {
     });
     // A tree with 10 children per node, e levels deep: (10^(e+1) - 1) / 9 nodes, values and
     // pre-scores at every node, an evaluation breakdown at every leaf, a best line.
-    const gen = await page.evaluate((depth) => {
+    const gen = await page.evaluate(([depth, form]) => {
       const t0 = performance.now();
+      if (form === 'v2') {
+        // The same tree as a compact (version 2) document, the CLI's default form.
+        const parts = ['{"format":"plyscope-tree","version":2,"game":"bench","engine":"tree-bench","algorithm":"minimax","perspective":"max","stats":{"nodes":0},"terms":["mobility","corners"],"layouts":[{"t":[0,1],"w":[0.5,1]},{"t":[0],"w":[1]}],"nodes":['];
+        let id = 0;
+        let leaves = 0;
+        const B = 10;
+        const node = (d, maxing, move, best) => {
+          const me = id++;
+          const v = ((me * 7919) % 2001) / 10 - 100;
+          parts.push(`${me ? ',' : ''}{"k":"${d === 0 ? 'l' : maxing ? 'x' : 'n'}"${move ? `,"m":"${move}"` : ''}${d ? `,"c":${B}` : ''},"v":${v},"p":[${v / 2},0,${me % 9},${v / 2 - (me % 9) / 2}]${d === 0 ? `,"e":[1,${v}]` : ''}${best ? ',"pv":1' : ''}}`);
+          if (d === 0) {
+            leaves++;
+            return;
+          }
+          for (let i = 0; i < B; i++) node(d - 1, !maxing, `${String.fromCharCode(97 + i)}${d}`, best && i === 0);
+        };
+        node(depth, true, null, true);
+        parts.push(']}');
+        window.__benchText = parts.join('');
+        return { nodes: id, leaves, mb: window.__benchText.length / 1e6, genMs: performance.now() - t0 };
+      }
       const parts = [];
       let id = 0;
       let leaves = 0;
@@ -90,7 +123,7 @@ try {
       parts.push('}');
       window.__benchText = parts.join('');
       return { nodes: id, leaves, mb: window.__benchText.length / 1e6, genMs: performance.now() - t0 };
-    }, e);
+    }, [e, form]);
     // Load it as the "Load tree" button would (large texts parse in the worker).
     const load = await page.evaluate(() =>
       window.__phase(async () => {
@@ -167,7 +200,7 @@ try {
     const frames = [...pan.frames, ...zoom.frames];
     const draws = [...pan.draws, ...zoom.draws];
     const row = {
-      size: `10^${e}`,
+      size: `10^${e} ${form}`,
       nodes: gen.nodes,
       mb: gen.mb,
       parse: load.parseMs,
@@ -207,10 +240,87 @@ try {
   server.stop();
 }
 console.log(`\n${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, ${cpus().length} cores (${cpus()[0] ? cpus()[0].model.trim() : '?'}), load average ${loadavg().map((v) => v.toFixed(1)).join(' ')} (1, 5, 15 min); headless Chromium, 1280×860.\n`);
-console.log('| nodes | JSON | parse | first paint | longest task / frame gap while loading | open up to 20,000: layout round trip (worker / page) | longest task / frame gap while opening | pan/zoom frame median | p95 | drawing median | p95 | click to expand |');
-console.log('| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+console.log('| nodes | form | JSON | parse | first paint | longest task / frame gap while loading | open up to 20,000: layout round trip (worker / page) | longest task / frame gap while opening | pan/zoom frame median | p95 | drawing median | p95 | click to expand |');
+console.log('| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
 for (const r of rows) {
   console.log(
-    `| ${r.nodes.toLocaleString('en')} | ${r.mb.toFixed(0)} MB | ${f0(r.parse)} ms | ${f0(r.firstPaint)} ms | ${f0(r.loadLongest)} / ${f0(r.loadGap)} ms | ${f0(r.expandLayout)} ms (${f1(r.expandLayoutWorker)} / ${f1(r.expandLayoutMain)} ms; ${r.expandShown.toLocaleString('en')} shown) | ${f0(r.expandLongest)} / ${f0(r.expandGap)} ms | ${f1(r.frameMed)} ms | ${f1(r.frameP95)} ms | ${f1(r.drawMed)} ms | ${f1(r.drawP95)} ms | ${f1(r.clickMs)} ms |`,
+    `| ${r.nodes.toLocaleString('en')} | ${r.size.split(' ')[1]} | ${r.mb.toFixed(0)} MB | ${f0(r.parse)} ms | ${f0(r.firstPaint)} ms | ${f0(r.loadLongest)} / ${f0(r.loadGap)} ms | ${f0(r.expandLayout)} ms (${f1(r.expandLayoutWorker)} / ${f1(r.expandLayoutMain)} ms; ${r.expandShown.toLocaleString('en')} shown) | ${f0(r.expandLongest)} / ${f0(r.expandGap)} ms | ${f1(r.frameMed)} ms | ${f1(r.frameP95)} ms | ${f1(r.drawMed)} ms | ${f1(r.drawP95)} ms | ${f1(r.clickMs)} ms |`,
   );
+}
+
+if (engineRows.length) {
+  console.log('\nEngine to page (a worker searches, the tree crosses to the page, the explorer shows it):\n');
+  console.log('| case | form | nodes | bytes crossing | bytes a node | search + writing in the worker | crossing | reading on the page | to first paint (from the answer) | page heap after |');
+  console.log('| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+  for (const r of engineRows) {
+    console.log(`| ${r.name} | ${r.form} | ${r.nodes.toLocaleString('en')} | ${(r.bytes / 1e6).toFixed(2)} MB | ${Math.round(r.bytes / r.nodes)} | ${f0(r.workerMs)} ms | ${f1(r.crossMs)} ms | ${f0(r.readMs)} ms | ${f0(r.showMs)} ms | ${r.heapMb ? `${r.heapMb.toFixed(0)} MB` : '–'} |`);
+  }
+}
+
+/**
+ * The tree of an AI move as the page gets it, before and after the binary form: a module worker
+ * (the engine, as www/worker.js loads it) searches and sends either the version-1 JSON document as
+ * an object (structured clone: the old way) or the binary form (a transferred ArrayBuffer); the
+ * standalone explorer shows it. Times are from the worker's answer to the frame after the first paint.
+ */
+async function engineCases(browser, server) {
+  const cases = [
+    { name: 'Reversi depth 8, cap 4,000 (the old page)', game: 'reversi', form: 'json', opts: { algorithm: 'alphabeta', depth: 8, node_cap: 4000 } },
+    { name: 'Reversi depth 8, cap 250,000', game: 'reversi', form: 'json', opts: { algorithm: 'alphabeta', depth: 8, node_cap: 250000 } },
+    { name: 'Reversi depth 8, cap 250,000', game: 'reversi', form: 'binary', opts: { algorithm: 'alphabeta', depth: 8, node_cap: 250000 } },
+    { name: 'Reversi depth 10, cap 250,000', game: 'reversi', form: 'binary', opts: { algorithm: 'alphabeta', depth: 10, node_cap: 250000 } },
+    { name: 'tic-tac-toe whole tree', game: 'tictactoe', form: 'binary', opts: { algorithm: 'minimax', depth: 9, node_cap: 2000000 } },
+  ];
+  const out = [];
+  for (const c of cases) {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
+    const errors = [];
+    page.on('pageerror', (err) => errors.push(err.message));
+    await page.goto(`${server.url}tree/`);
+    await page.waitForFunction(() => window.explorer && window.explorer.model());
+    const r = await page.evaluate(async (c) => {
+      const src = `import init, { Engine } from '${location.origin}/pkg/plyscope.js';
+        onmessage = async (ev) => {
+          await init();
+          const { game, form, opts } = ev.data;
+          const e = new Engine(game);
+          const text = JSON.stringify({ ...opts, record_tree: true, random_ties: false });
+          const t0 = performance.now();
+          if (form === 'json') {
+            const report = JSON.parse(e.search(text));
+            const bytes = JSON.stringify(report).length;
+            postMessage({ report, bytes, workerMs: performance.now() - t0, sent: performance.now() + performance.timeOrigin });
+          } else {
+            const r = e.searchBinary(text);
+            const packed = r.tree.buffer;
+            postMessage({ report: JSON.parse(r.report), packed, bytes: packed.byteLength, workerMs: performance.now() - t0, sent: performance.now() + performance.timeOrigin }, [packed]);
+          }
+        };`;
+      const w = new Worker(URL.createObjectURL(new Blob([src], { type: 'text/javascript' })), { type: 'module' });
+      const msg = await new Promise((res, rej) => {
+        w.onmessage = (ev) => res({ ...ev.data, got: performance.now() + performance.timeOrigin });
+        w.onerror = (e) => rej(new Error(e.message));
+        w.postMessage(c);
+      });
+      w.terminate();
+      const t0 = performance.now();
+      let doc;
+      if (msg.packed) {
+        const [off, len] = new Uint32Array(msg.packed, 16, 2);
+        doc = { ...JSON.parse(new TextDecoder().decode(new Uint8Array(msg.packed, off, len))), packed: msg.packed };
+      } else doc = msg.report.tree;
+      const shown = await window.explorer.showDocument(doc);
+      const tRead = performance.now();
+      await new Promise((res) => requestAnimationFrame(() => requestAnimationFrame(res)));
+      const t1 = performance.now();
+      const heap = performance.memory ? performance.memory.usedJSHeapSize / 1e6 : null;
+      return { nodes: shown.nodes, bytes: msg.bytes, workerMs: msg.workerMs, crossMs: msg.got - msg.sent, readMs: tRead - t0, showMs: t1 - t0, heapMb: heap };
+    }, c);
+    if (errors.length) throw new Error(`${c.name}: ${errors.join(' | ')}`);
+    const row = { ...c, ...r };
+    out.push(row);
+    console.log(`${c.name}, ${c.form}: ${row.nodes.toLocaleString('en')} nodes, ${(row.bytes / 1e6).toFixed(2)} MB (${Math.round(row.bytes / row.nodes)} B a node); worker ${f0(row.workerMs)} ms, crossing ${f1(row.crossMs)} ms, reading ${f0(row.readMs)} ms, first paint ${f0(row.showMs)} ms after the answer; heap ${row.heapMb ? row.heapMb.toFixed(0) : '?'} MB`);
+    await page.close();
+  }
+  return out;
 }

@@ -244,6 +244,59 @@ impl Engine {
             .map_err(|e| JsError::new(&format!("cannot write the search report: {e}")))
     }
 
+    /// Like [`Engine::search`], but the tree travels in its binary form (see `docs/tree-format.md`,
+    /// "Binary form"): returns `{report, tree}` where `report` is the search report as a JSON
+    /// string without its tree and `tree` a `Uint8Array` (absent when no tree was recorded).
+    /// `iteration`, when given and the tree is recorded, is called with each completed
+    /// iteration's tree as a `Uint8Array`. The worker sends these arrays to the page as
+    /// transferable buffers.
+    #[wasm_bindgen(js_name = searchBinary)]
+    pub fn search_binary(
+        &self,
+        options_json: &str,
+        progress: Option<js_sys::Function>,
+        progress_ms: Option<f64>,
+        iteration: Option<js_sys::Function>,
+    ) -> Result<js_sys::Object, JsError> {
+        let cfg = SearchConfig::from_json(options_json).map_err(err)?;
+        let mut report = |p: &Progress| {
+            if let (Some(f), Ok(v)) = (progress.as_ref(), to_js(p)) {
+                let _ = f.call1(&JsValue::NULL, &v);
+            }
+        };
+        let mut each_iteration = |t: &Tree| {
+            if let Some(f) = iteration.as_ref() {
+                let bytes = js_sys::Uint8Array::from(&t.to_binary()[..]);
+                let _ = f.call1(&JsValue::NULL, &bytes);
+            }
+        };
+        let hooks = Hooks {
+            stop: None,
+            progress: Some(&mut report),
+            progress_every_ms: progress_ms.filter(|&ms| ms > 0.0).unwrap_or(50.0),
+            iteration: if iteration.is_some() {
+                Some(&mut each_iteration)
+            } else {
+                None
+            },
+        };
+        let mut r = self.session.search(&cfg, hooks).map_err(err)?;
+        let tree = r.tree.take();
+        let out = js_sys::Object::new();
+        let text = serde_json::to_string(&r)
+            .map_err(|e| JsError::new(&format!("cannot write the search report: {e}")))?;
+        let set = |k: &str, v: &JsValue| js_sys::Reflect::set(&out, &JsValue::from_str(k), v);
+        set("report", &JsValue::from_str(&text))
+            .map_err(|_| JsError::new("cannot build the search result"))?;
+        if let Some(t) = tree {
+            let bin = t.to_binary();
+            drop(t);
+            set("tree", &js_sys::Uint8Array::from(&bin[..]).into())
+                .map_err(|_| JsError::new("cannot build the search result"))?;
+        }
+        Ok(out)
+    }
+
     /// Perft from the current position (leaf count to `depth` plies) with the game's convention.
     pub fn perft(&self, depth: u32) -> f64 {
         self.session.perft(depth) as f64

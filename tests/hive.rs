@@ -603,3 +603,39 @@ fn evaluation_is_symmetric_and_terms_add_up() {
         }
     }
 }
+
+/// The fast perft stops when its budget says so, so that a protocol's `stop` ends it at once: a
+/// stop flag already raised ends a depth-9 count (days of work) after a few dozen nodes two plies
+/// above the leaves, a budget of leaves ends it once they are counted, and neither changes the
+/// position. An unlimited budget gives the table's counts.
+#[test]
+fn fast_perft_is_stoppable_by_flag_and_by_leaves() {
+    use plyscope::core::PerftBudget;
+    use std::sync::atomic::AtomicBool;
+    let start = Hive::new_game("hive").unwrap();
+    let text = start.position_text();
+    let stop = AtomicBool::new(true);
+    let mut budget = PerftBudget::default().with_stop(&stop);
+    assert_eq!(start.perft_within(9, &mut budget), None);
+    assert!(budget.stopped());
+    assert!(
+        budget.leaves() < 64 * 2_000,
+        "stopped late: {} leaves",
+        budget.leaves()
+    );
+    let mut budget = PerftBudget::default().with_max_leaves(10_000);
+    assert_eq!(start.perft_within(9, &mut budget), None);
+    assert!(
+        (10_000..15_000).contains(&budget.leaves()),
+        "{}",
+        budget.leaves()
+    );
+    assert_eq!(
+        start.position_text(),
+        text,
+        "a stopped perft leaves the position as it was"
+    );
+    let mut budget = PerftBudget::default();
+    assert_eq!(start.perft_within(4, &mut budget), Some(21_600));
+    assert_eq!(budget.leaves(), 21_600, "every leaf counted once");
+}

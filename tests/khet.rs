@@ -710,3 +710,33 @@ fn mangled_text_never_panics() {
     }
     assert!(ok > 100, "{ok}");
 }
+
+/// The fast perft stops when its budget says so: a stop flag already raised ends a depth-8 count
+/// (far beyond a test's time) after a few dozen nodes two plies above the leaves, and a budget of
+/// leaves ends it once they are counted. An unlimited budget gives the fast perft's count.
+#[test]
+fn fast_perft_is_stoppable_by_flag_and_by_leaves() {
+    use plyscope::core::PerftBudget;
+    use std::sync::atomic::AtomicBool;
+    let start = Khet::new_game("khet-classic").unwrap();
+    let stop = AtomicBool::new(true);
+    let mut budget = PerftBudget::default().with_stop(&stop);
+    assert_eq!(start.perft_within(8, &mut budget), None);
+    assert!(budget.stopped());
+    assert!(
+        budget.leaves() < 64 * 20_000,
+        "stopped late: {} leaves",
+        budget.leaves()
+    );
+    let mut budget = PerftBudget::default().with_max_leaves(100_000);
+    assert_eq!(start.perft_within(8, &mut budget), None);
+    assert!(
+        (100_000..100_000 + 20_000).contains(&budget.leaves()),
+        "{}",
+        budget.leaves()
+    );
+    let mut budget = PerftBudget::default();
+    let want = start.perft_fast(3);
+    assert_eq!(start.perft_within(3, &mut budget), Some(want));
+    assert_eq!(budget.leaves(), want, "every leaf counted once");
+}

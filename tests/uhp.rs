@@ -134,6 +134,8 @@ fn state_is_unchanged_by_bad_commands() {
         "play bQ wG1-",
         "bestmove nodes 3",
         "pass now",
+        "perft 0",
+        "perft x",
     ] {
         match u.handle(bad) {
             Reply::Lines(l) => assert!(
@@ -141,6 +143,7 @@ fn state_is_unchanged_by_bad_commands() {
                 "{bad}: {l:?}"
             ),
             Reply::Search(..) => panic!("{bad} started a search"),
+            Reply::Perft(..) => panic!("{bad} started a perft"),
         }
         assert_eq!(u.game().unwrap(), &before, "{bad} changed the game");
     }
@@ -191,4 +194,47 @@ fn a_search_is_stopped_and_info_answered_while_it_runs() {
     c.send("bestmove depth 64");
     let (lines, _) = c.finish();
     assert_eq!(lines.last().map(String::as_str), Some("ok"), "{lines:?}");
+}
+
+/// `perft N` (nokamute's extension) counts depth by depth in the background; `stop` (or any other
+/// command) ends it at once with a line saying so, then `ok`. Depth 12 from the start would take
+/// days: only the stop ends it in a test's time.
+#[test]
+fn perft_counts_and_is_stopped() {
+    let mut c = common::conversation::Conversation::in_process(run);
+    c.wait_prefix("ok");
+    c.send("newgame Base");
+    c.wait_prefix("ok");
+    c.send("perft 3");
+    let lines = c.wait_prefix("ok");
+    assert_eq!(lines.last().map(String::as_str), Some("ok"));
+    let counts: Vec<(String, String)> = lines[..lines.len() - 1]
+        .iter()
+        .map(|l| {
+            let w: Vec<&str> = l.split_whitespace().collect();
+            assert_eq!(w.len(), 3, "depth count ms: {l}");
+            (w[0].to_string(), w[1].to_string())
+        })
+        .collect();
+    let want =
+        [("1", "4"), ("2", "96"), ("3", "1440")].map(|(a, b)| (a.to_string(), b.to_string()));
+    assert_eq!(counts, want);
+    c.send("perft 12");
+    c.send("info");
+    let info = c.wait_prefix("ok");
+    assert!(info[0].starts_with("id Plyscope"), "{info:?}");
+    c.send("stop");
+    let stopped = c.wait_prefix("ok");
+    let n = stopped.len();
+    assert!(
+        n >= 2 && stopped[n - 2].starts_with("perft stopped at depth "),
+        "{stopped:?}"
+    );
+    c.send("validmoves");
+    let moves = c.wait_prefix("ok");
+    assert_eq!(
+        moves[0].split(';').count(),
+        4,
+        "the game is unchanged: {moves:?}"
+    );
 }

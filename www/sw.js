@@ -40,6 +40,8 @@ const OPTIONAL = [
   './tree/explorer.css',
   './tree/format.js',
   './tree/import.js',
+  './tree/binary.js',
+  './tree/compact.js',
   './tree/analysis.js',
   './tree/parse-worker.js',
   './tree/layout.js',

@@ -3,7 +3,9 @@
 // Request:  {id, op, args}     Reply: {id, ok: value} or {id, err: message, fatal?: true}
 // While a search runs it also posts {id, progress: {fraction, nodes, depth, root_done, root_total,
 // elapsed_ms}} about every 50 ms, and, when asked for a live tree, {id, iteration: treeDocument}
-// after each completed iteration of iterative deepening. A "fatal" error means the WebAssembly
+// after each completed iteration of iterative deepening. Search trees (the report's `tree` and each
+// iteration's) are tree documents in binary form: the header fields and `packed`, an ArrayBuffer
+// transferred with the message (docs/tree-format.md, "Binary form"; read by www/tree/binary.js). A "fatal" error means the WebAssembly
 // instance trapped (a Rust panic): it cannot be trusted any more and the page starts a fresh worker.
 // `hold(name)` takes a Web Lock and keeps it for the worker's life: the page queues for the same
 // lock, and gets it when the worker is gone, however it died. `{ping: true}` gets `{pong: true}`
@@ -19,6 +21,23 @@ import init, {
 } from './pkg/plyscope.js';
 
 const ready = init();
+
+/**
+ * A tree in its binary form as the page's tree document: its header (section 0 of the binary form,
+ * JSON: its offset and length are words 4 and 5) and the bytes in `packed`.
+ */
+function packedDoc(bytes) {
+  const packed = bytes.byteOffset === 0 && bytes.buffer.byteLength === bytes.byteLength ? bytes.buffer : bytes.slice().buffer;
+  const [off, len] = new Uint32Array(packed, 16, 2);
+  const meta = JSON.parse(new TextDecoder().decode(new Uint8Array(packed, off, len)));
+  return { ...meta, packed, nodes: new Uint32Array(packed, 8, 1)[0] };
+}
+
+const TRANSFER = Symbol('transfer');
+/** An answer whose buffers are moved to the page with the message. */
+function withTransfer(value, list) {
+  return { [TRANSFER]: list, value };
+}
 let engine = null;
 
 function need() {
@@ -58,14 +77,24 @@ const ops = {
     engine = e;
     return engine.state();
   },
+  // The tree travels in its binary form (www/tree/binary.js): the report's `tree` is the
+  // document's header with `packed`, an ArrayBuffer moved to the page, not copied.
   search(options, id, live) {
-    const json = need().search(
+    const r = need().searchBinary(
       JSON.stringify(options),
       (p) => postMessage({ id, progress: p }),
       50,
-      live ? (doc) => postMessage({ id, iteration: doc }) : undefined,
+      live
+        ? (bytes) => {
+            const doc = packedDoc(bytes);
+            postMessage({ id, iteration: doc }, [doc.packed]);
+          }
+        : undefined,
     );
-    return JSON.parse(json);
+    const report = JSON.parse(r.report);
+    if (!r.tree) return report;
+    report.tree = packedDoc(r.tree);
+    return withTransfer(report, [report.tree.packed]);
   },
   // The position after `moves` from `position`, for board previews (a separate engine: the game is
   // not touched).
@@ -113,7 +142,8 @@ onmessage = async (ev) => {
     const fn = ops[op];
     if (!fn) throw new Error(`unknown operation ${op}`);
     const ok = op === 'search' ? fn(args[0], id, args[1]) : await fn(...args);
-    postMessage({ id, ok });
+    if (ok && typeof ok === 'object' && ok[TRANSFER]) postMessage({ id, ok: ok.value }, ok[TRANSFER]);
+    else postMessage({ id, ok });
   } catch (e) {
     const fatal = e instanceof WebAssembly.RuntimeError;
     postMessage({ id, err: String(e && e.message ? e.message : e), fatal });

@@ -9,13 +9,17 @@
 //! - `bestmove time hh:mm:ss` or `bestmove depth N` → the move chosen (not played);
 //! - `undo [N]` → takes back N moves (1 when left out) and prints the GameString;
 //! - `options` → every option as `Name;Type;Value;Default;...`; `options get Name`;
-//!   `options set Name Value`.
+//!   `options set Name Value`;
+//! - `perft N` (an extension, as nokamute has) → a line `depth count milliseconds` for each depth
+//!   from 1 to N, counted from the current position; it runs in the background like `bestmove`, and
+//!   any command (`stop` included) ends it with a line `perft stopped at depth D after T ms (L
+//!   leaves counted)`.
 //!
 //! Bad input gets `err <message>`, an illegal move `invalidmove <message>`, and the game is left as
 //! it was. [`Uhp`] holds the engine's state and answers one command at a time; [`run`] reads the
 //! commands from an input and writes the answers.
 
-use crate::core::{Game, Rng, Turn};
+use crate::core::{now_ms, Game, PerftBudget, Rng, Turn};
 use crate::games::hive::notation::{game_string, parse_game_type};
 use crate::games::hive::{levels, opening, Hive, HiveEval};
 use crate::protocol::driver::{self, Disposition, InputError, Job, Output, Protocol, Task};
@@ -39,6 +43,9 @@ pub enum Reply {
     Lines(Vec<String>),
     /// A search to run (in the background if the runner can), whose move is printed, then `ok`.
     Search(Box<Hive>, SearchConfig),
+    /// Perft from this position to this depth (in the background if the runner can), a line per
+    /// depth, then `ok`.
+    Perft(Box<Hive>, u32),
 }
 
 /// The engine's options, as `options` lists them.
@@ -138,9 +145,10 @@ impl Uhp {
             "bestmove" => self.bestmove(rest),
             "undo" => self.undo(rest),
             "options" => self.options(rest),
-            "" => err("empty command: expected info, newgame, play, pass, validmoves, bestmove, undo or options"),
+            "perft" => self.perft(rest),
+            "" => err("empty command: expected info, newgame, play, pass, validmoves, bestmove, undo, options or perft"),
             other => err(format!(
-                "unknown command {:?}: expected info, newgame, play, pass, validmoves, bestmove, undo or options",
+                "unknown command {:?}: expected info, newgame, play, pass, validmoves, bestmove, undo, options or perft",
                 shown(other)
             )),
         }
@@ -273,6 +281,20 @@ impl Uhp {
             _ => return err("bestmove needs a limit: bestmove time hh:mm:ss or bestmove depth N"),
         };
         Reply::Search(Box::new(h.clone()), cfg)
+    }
+
+    fn perft(&self, rest: &str) -> Reply {
+        let h = match self.current() {
+            Ok(h) => h,
+            Err(r) => return r,
+        };
+        match rest.parse::<u32>() {
+            Ok(n) if (1..=MAX_DEPTH).contains(&n) => Reply::Perft(Box::new(h.clone()), n),
+            _ => err(format!(
+                "bad perft depth {:?}: expected a whole number from 1 to {MAX_DEPTH}",
+                shown(rest)
+            )),
+        }
     }
 
     fn undo(&mut self, rest: &str) -> Reply {
@@ -419,6 +441,33 @@ pub fn best_move(
     }
 }
 
+/// The answer to `perft depth`: a line `d count ms` for each depth from 1, or, once `stop` is
+/// raised, a line saying where it stopped (the fast perft looks at the flag every few thousand
+/// leaves, so the answer comes within milliseconds).
+pub fn perft_lines(pos: &Hive, depth: u32, stop: Option<&AtomicBool>) -> Vec<String> {
+    let mut budget = PerftBudget::default();
+    if let Some(s) = stop {
+        budget = budget.with_stop(s);
+    }
+    let start = now_ms();
+    let mut out = Vec::new();
+    for d in 1..=depth {
+        let t = now_ms();
+        match pos.clone().perft_fast_within(d, &mut budget) {
+            Some(n) => out.push(format!("{d} {n} {}", (now_ms() - t).round() as u64)),
+            None => {
+                out.push(format!(
+                    "perft stopped at depth {d} after {} ms ({} leaves counted)",
+                    (now_ms() - start).round() as u64,
+                    budget.leaves()
+                ));
+                break;
+            }
+        }
+    }
+    out
+}
+
 impl Protocol for Uhp {
     fn greet(&mut self, out: &Output) {
         out.line(ENGINE_ID);
@@ -456,6 +505,12 @@ impl Protocol for Uhp {
                 match best_move(&pos, &cfg, Some(&job.stop)) {
                     Ok(m) => job.out.line(&m),
                     Err(e) => job.out.line(&format!("err {e}")),
+                }
+                job.out.line("ok");
+            })),
+            Reply::Perft(pos, depth) => Some(Box::new(move |job: &Job| {
+                for line in perft_lines(&pos, depth, Some(&job.stop)) {
+                    job.out.line(&line);
                 }
                 job.out.line("ok");
             })),

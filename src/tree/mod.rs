@@ -7,12 +7,14 @@
 //! nothing compiles to the same code as one that never heard of trees.
 
 mod arena;
+mod binary;
 mod compact;
 mod document;
 mod model;
 mod stage;
 
 pub use arena::{Arena, NoRecorder, Recorder, DEFAULT_BYTE_CAP, DEFAULT_NODE_CAP};
+pub use binary::{BINARY_MAGIC, BINARY_SECTIONS, BINARY_VERSION};
 pub use compact::{CompactError, FORMAT_VERSION_COMPACT};
 pub use document::{
     Bound, Chosen, Cutoff, Node, NodeKind, Stats, TreeDocument, FORMAT_NAME, FORMAT_VERSION,

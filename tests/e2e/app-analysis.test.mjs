@@ -278,11 +278,11 @@ test('layouts: "Why this move?" above the fold at 1400x900; nothing overlaps at 
   await context.close();
 });
 
-test('the kept trees have a size budget: the oldest are dropped first', async () => {
+test('the kept trees have a size budget: the oldest trees are dropped first, their moves stay', async () => {
   const { context, page, errors } = await openApp();
   const out = await page.evaluate(async () => {
     const store = await import('./app/tree-store.js');
-    // Five searches of about 10 kB each, under a budget of 35 kB: the two oldest go.
+    // Five searches of about 10 kB each, under a budget of 35 kB: the two oldest lose their trees.
     store.setTreeBudget(35000);
     const doc = (n) => ({ format: 'plyscope-tree', root: { id: 0, move: null, pad: 'x'.repeat(10000), n } });
     for (let i = 0; i < 5; i++) {
@@ -298,14 +298,16 @@ test('the kept trees have a size budget: the oldest are dropped first', async ()
       const key = store.searchKey('tictactoe', null, ['a1', 'b2', 'c3'].slice(0, i % 4).concat(String(i)));
       const hit = await new Promise((res) => {
         const r = db.transaction('searches').objectStore('searches').get(key);
-        r.onsuccess = () => res(!!r.result);
+        r.onsuccess = () => res(r.result ? { tree: !!r.result.doc, move: r.result.move } : null);
       });
       kept.push(hit);
       db.close();
     }
     return { kept, size: await store.storedSize() };
   });
-  assert.deepEqual(out.kept, [false, false, true, true, true]);
+  // The two oldest lose their trees but keep their move and value (the evaluation graph needs them).
+  assert.deepEqual(out.kept.map((k) => k && k.tree), [false, false, true, true, true]);
+  assert.deepEqual(out.kept.map((k) => k && k.move), ['a1', 'a1', 'a1', 'a1', 'a1']);
   assert.ok(out.size.bytes <= 35000, JSON.stringify(out.size));
   assert.deepEqual(errors, []);
   await context.close();

@@ -144,8 +144,10 @@ test('the hint shows a swipe, the values of all four, and a tree with chance pro
   assert.match(await page.textContent('[data-testid=message]'), new RegExp(`Hint: ${best}`));
   assert.match(await page.textContent('[data-testid=hint-why]'), /Expectimax/);
   // The tree behind the hint: chance nodes whose outcomes carry probabilities summing to 1.
+  // (The tree crosses from the worker in binary form: its nodes are the explorer's model.)
+  await page.waitForFunction(() => window.plyscope.explorer?.model()?.root?.children?.length > 0);
   const chance = await page.evaluate(() => {
-    const doc = window.plyscope.tree;
+    const doc = window.plyscope.explorer.model();
     const out = [];
     const walk = (n) => {
       if (!n) return;

@@ -138,7 +138,9 @@ test('structural problems name the JSON path and what was expected', () => {
     [nativeDoc({ id: 0, kind: 'max', children: [{ id: 1, kind: 'leaf' }, { id: 1, kind: 'leaf' }] }), '$.root.children[1].id', /unique id/],
     [nativeDoc({ id: 0, kind: 'leaf', eval: { total: 1, terms: [{ raw: 1 }] } }), '$.root.eval.terms[0].name', /a string/],
     [nativeDoc({ id: 0, kind: 'leaf', bound: 'maybe' }), '$.root.bound', /exact, lower or upper/],
-    [nativeDoc({ id: 0, kind: 'max' }, { version: 2 }), '$.version', /version 1/],
+    [nativeDoc({ id: 0, kind: 'max' }, { version: 3 }), '$.version', /version 1 or 2/],
+    // Version 2 is the compact form: a flat node list, not a nested root.
+    [nativeDoc({ id: 0, kind: 'max' }, { version: 2 }), '$.nodes', /at least the root node/],
     [{ format: 'plyscope-tree', version: 1, root: 5 }, '$.root', /root node object/],
     [42, '$', /a search tree/],
     [{ hello: 'world' }, '$', /a search tree/],

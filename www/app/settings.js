@@ -2,6 +2,8 @@
 // They are saved in localStorage with the game's record; this module also turns a side's settings
 // into the search options the engine is asked for. No DOM here.
 
+import { treeNodeBudget } from './tree-store.js';
+
 const STORE = 'plyscope.app.v1';
 
 /** The levels a side can play at, weakest first (Page Up / Page Down walk this list). */
@@ -20,8 +22,6 @@ export const SPEEDS = [
   { id: 'fast', name: 'Fast', ms: 0 },
 ];
 
-/** The most nodes of a search tree the page asks the engine to record. */
-export const TREE_NODE_CAP = 4000;
 
 /** The search settings every game starts with: deep, but bounded by a few seconds a move. */
 export const DEFAULT_DEPTH = 12;
@@ -139,7 +139,7 @@ export function loadSettings() {
 /** The search options for a side's settings in a game (its catalogue entry, or null). */
 export function searchOptions(side, entry) {
   const evaluators = entry?.evaluators || [];
-  const o = { record_tree: true, node_cap: TREE_NODE_CAP, randomness_quotient: side.q | 0 };
+  const o = { record_tree: true, node_cap: treeNodeBudget(), randomness_quotient: side.q | 0 };
   switch (side.level) {
     case 'random':
       return { ...o, algorithm: 'random' };

@@ -3,12 +3,90 @@
 import { boardPreview } from '../preview.js';
 import { playerName } from './players.js';
 import { formatCount } from './status.js';
-import { state, client, analyse } from './flow.js';
-import { findSearch } from './tree-store.js';
+import { state, client, analyse, on as onFlow } from './flow.js';
+import { findSearch, treeNodeBudget, setTreeNodeBudget, treeMemoryText, TREE_NODE_CHOICES, TREE_NODES_MAX } from './tree-store.js';
 
 const root = document.getElementById('tree-root');
 const caption = document.getElementById('tree-caption');
 const missing = document.getElementById('tree-missing');
+
+// The panel's tools, under the caption: the node budget of each AI move's tree (with the memory it
+// implies) and, in tic-tac-toe, "Whole tree".
+const tools = document.createElement('div');
+tools.className = 'tree-tools';
+tools.dataset.testid = 'tree-tools';
+const budgetLabel = document.createElement('label');
+budgetLabel.textContent = 'Tree budget ';
+budgetLabel.title = 'How many nodes of each AI move’s search tree are kept: every root move and its principal variation first, then whole levels from the top';
+const budgetSelect = document.createElement('select');
+budgetSelect.dataset.testid = 'tree-budget';
+budgetLabel.append(budgetSelect);
+const wholeButton = document.createElement('button');
+wholeButton.type = 'button';
+wholeButton.dataset.testid = 'whole-tree';
+wholeButton.textContent = 'Whole tree';
+wholeButton.title = 'Record the complete minimax tree from this position (549,946 nodes from the start) and open it below';
+wholeButton.hidden = true;
+tools.append(budgetLabel, wholeButton);
+caption.after(tools);
+
+function fillBudget() {
+  const now = treeNodeBudget();
+  const choices = TREE_NODE_CHOICES.includes(now) ? TREE_NODE_CHOICES : [...TREE_NODE_CHOICES, now].sort((a, b) => a - b);
+  budgetSelect.replaceChildren(
+    ...choices.map((n) => {
+      const o = document.createElement('option');
+      o.value = String(n);
+      o.textContent = `${n.toLocaleString('en')} nodes (up to ${treeMemoryText(n)})`;
+      o.selected = n === now;
+      return o;
+    }),
+  );
+}
+fillBudget();
+budgetSelect.addEventListener('change', () => {
+  setTreeNodeBudget(Number(budgetSelect.value));
+  fillBudget();
+});
+
+/** Whether the game is one whose whole tree the page offers (tic-tac-toe). */
+const wholeTreeGame = (game) => typeof game === 'string' && /^tictactoe\b/.test(game);
+
+function updateWholeButton() {
+  wholeButton.hidden = !wholeTreeGame(state?.game);
+  wholeButton.disabled = !state || !!state.outcome || recordingWhole;
+}
+let recordingWhole = false;
+onFlow('applied', updateWholeButton);
+onFlow('new-game', updateWholeButton);
+
+/**
+ * "Whole tree": records the complete minimax tree from the current position (no pruning, every
+ * line to the end of the game) and shows it. Tic-tac-toe's whole tree is at most 549,946 nodes,
+ * within the budget setting's largest value, which it is recorded with. Resolves to the number
+ * of nodes, or null.
+ */
+export async function recordWholeTree() {
+  if (!state || !wholeTreeGame(state.game) || state.outcome) return null;
+  recordingWhole = true;
+  updateWholeButton();
+  caption.textContent = 'Recording the whole game tree from this position…';
+  try {
+    const report = await client.search({ algorithm: 'minimax', depth: 9, record_tree: true, node_cap: TREE_NODES_MAX, random_ties: false });
+    if (!report.tree) return null;
+    const nodes = report.tree.nodes ?? null;
+    showTree(report.tree);
+    caption.textContent = `The whole game tree from this position: ${(nodes ?? 0).toLocaleString('en')} nodes, every line played to the end (minimax, no pruning). Best for ${playerName(report.viewer || report.tree.perspective)}: ${report.move} (${report.value_text?.text ?? report.value}).`;
+    return nodes;
+  } catch (e) {
+    caption.textContent = `The whole tree could not be recorded: ${e.message}`;
+    return null;
+  } finally {
+    recordingWhole = false;
+    updateWholeButton();
+  }
+}
+wholeButton.addEventListener('click', () => recordWholeTree());
 
 /** The explorer, once mounted. */
 export let explorer = null;
@@ -26,6 +104,9 @@ export async function mountTree() {
     // Board previews follow the shown document: a tree pasted here previews its own positions.
     explorer = mod.mountExplorer(root, {
       editorOpen: false,
+      // The engine's cap is a target its recorder may pass by a little (and `truncated` children
+      // count as nodes here): room for the largest budget.
+      maxNodes: 2 * TREE_NODES_MAX,
       decorateTooltip: boardPreview({ onError: (m) => console.warn('board preview:', m) }),
       // "Analyse from here": the board goes to the node's position, as a variation.
       onAnalyse: async (detail) => {

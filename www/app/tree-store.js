@@ -4,13 +4,54 @@
 
 const DB = 'plyscope-trees';
 const STORE = 'searches';
-/** The most bytes (of JSON text) the stored trees may take together, by default. */
-export const TREE_BUDGET_BYTES = 24 * 1024 * 1024;
+/** The most bytes (binary form, or JSON text for older entries) the stored trees may take together, by default. */
+export const TREE_BUDGET_BYTES = 96 * 1024 * 1024;
 let budget = TREE_BUDGET_BYTES;
 
 /** Sets the stored trees' size budget in bytes (applied at the next search kept). */
 export function setTreeBudget(bytes) {
   if (Number.isFinite(bytes) && bytes >= 0) budget = bytes;
+}
+
+/** The nodes the page asks the engine to keep of each AI move's tree, by default and at most. */
+export const TREE_NODES_DEFAULT = 250_000;
+export const TREE_NODES_MAX = 2_000_000;
+/** The choices the tree panel offers. */
+export const TREE_NODE_CHOICES = [50_000, 100_000, 250_000, 500_000, 1_000_000, 2_000_000];
+/**
+ * Memory a kept node costs, in bytes, measured (docs/tree-format.md, "The budget on the page"): the
+ * engine's record while it searches (64), the tree in binary form (about 130 with Reversi's
+ * breakdowns, 99 in tic-tac-toe) and the explorer's node object on the page (about 200).
+ */
+export const TREE_BYTES_PER_NODE = 64 + 130 + 200;
+const NODES_KEY = 'plyscope.tree-nodes';
+
+/** The node budget of each AI move's tree (the setting, or the default). */
+export function treeNodeBudget() {
+  try {
+    const n = Number(globalThis.localStorage?.getItem(NODES_KEY));
+    if (Number.isInteger(n) && n >= 1000 && n <= TREE_NODES_MAX) return n;
+  } catch {
+    // No storage (private mode): the default.
+  }
+  return TREE_NODES_DEFAULT;
+}
+
+/** Sets the node budget (clamped to 1,000 .. TREE_NODES_MAX); returns the budget now in force. */
+export function setTreeNodeBudget(n) {
+  const v = Math.max(1000, Math.min(TREE_NODES_MAX, Math.round(Number(n) || TREE_NODES_DEFAULT)));
+  try {
+    globalThis.localStorage?.setItem(NODES_KEY, String(v));
+  } catch {
+    // Kept for this page only.
+  }
+  return v;
+}
+
+/** The memory `nodes` kept nodes imply, as text people read ("67 MB"). */
+export function treeMemoryText(nodes) {
+  const mb = (nodes * TREE_BYTES_PER_NODE) / 1e6;
+  return mb < 10 ? `${mb.toFixed(1)} MB` : `${Math.round(mb)} MB`;
 }
 
 let dbPromise = null;
@@ -61,7 +102,8 @@ export async function keepSearch(game, start, moves, report) {
     doc: report.tree || null,
     time: Date.now(),
   };
-  entry.size = entry.doc ? JSON.stringify(entry.doc).length : 0;
+  // A tree in binary form (the worker's) counts its bytes; an older document its JSON text.
+  entry.size = !entry.doc ? 0 : entry.doc.packed instanceof ArrayBuffer ? entry.doc.packed.byteLength : JSON.stringify(entry.doc).length;
   memory.set(key, entry);
   const db = await openDb();
   if (!db) return;
@@ -75,7 +117,11 @@ export async function keepSearch(game, start, moves, report) {
   }
 }
 
-/** Drops the oldest searches until the stored ones fit the budget. */
+/**
+ * Drops the trees of the oldest searches until the stored ones fit the budget; the newest keeps its
+ * tree whatever its size. A search whose tree is dropped keeps its move and value (the evaluation
+ * graph needs them).
+ */
 async function trim(db) {
   const tx = db.transaction(STORE, 'readwrite');
   const st = tx.objectStore(STORE);
@@ -91,10 +137,17 @@ async function trim(db) {
     req.onerror = () => resolve(out);
   });
   let total = all.reduce((a, e) => a + e.size, 0);
-  for (const e of all) {
+  for (const e of all.slice(0, -1)) {
     if (total <= budget) break;
-    st.delete(e.key);
-    memory.delete(e.key);
+    if (!e.size) continue;
+    const got = await new Promise((resolve) => {
+      const req = st.get(e.key);
+      req.onsuccess = () => resolve(req.result || null);
+      req.onerror = () => resolve(null);
+    });
+    if (got) st.put({ ...got, doc: null, size: 0 });
+    const m = memory.get(e.key);
+    if (m) memory.set(e.key, { ...m, doc: null, size: 0 });
     total -= e.size;
   }
   await done(tx);

@@ -32,6 +32,7 @@ import { nodeName } from './format.js';
 import { findById } from './walk.js';
 import { movePath, subtreeDocument } from './analysis.js';
 import { importText, importValue, toDocument, fromWireInSlices, BudgetError } from './import.js';
+import { binaryModel } from './binary.js';
 import { viewMethods } from './view.js';
 import { cameraMethods } from './camera.js';
 import { rendererMethods } from './renderer.js';
@@ -54,6 +55,9 @@ export const EXAMPLES_URL = new URL('../examples/', import.meta.url).href;
 
 export { COLORS };
 
+/** `pendingDoc` when the document to show in the textarea is the model's own (a binary tree). */
+const FROM_MODEL = Symbol('from the model');
+
 /** Builds the explorer inside `container` and returns its API. */
 export function mountExplorer(container, options = {}) {
   const x = new Explorer(container, options);
@@ -68,7 +72,7 @@ export function mountExplorer(container, options = {}) {
     focus: (id) => x.focusById(id),
     /** Selects a node (by id) and shows its details panel, as a tap does; false when there is none. */
     select: (id) => {
-      const n = x.model ? findById(x.model.root, id) : null;
+      const n = x.nodeById(id);
       if (n) {
         x.revealPath(n);
         x.relayout(false);
@@ -89,7 +93,7 @@ export function mountExplorer(container, options = {}) {
     },
     /** "Analyse from here" on a node (by id): what it hands to options.onAnalyse, or null. */
     analyse: (id) => {
-      const n = x.model ? findById(x.model.root, id) : null;
+      const n = x.nodeById(id);
       return n ? x.analyseFrom(n) : null;
     },
     expandAll: (maxNodes) => x.expandAll(maxNodes),
@@ -324,6 +328,13 @@ class Explorer {
         .catch(() => importText(text, this.budget));
       // The model's nodes are built in slices between which the page goes on drawing and
       // answering: the tree on screen stays usable until the new one is complete.
+      if (result.ok && result.packed && seq === this.loadSeq) {
+        try {
+          result = { ok: true, model: binaryModel(result.packed) };
+        } catch (e) {
+          result = { ok: false, error: { kind: 'structure', message: `Not a valid tree: ${e.message}` } };
+        }
+      }
       if (result.ok && result.wire && seq === this.loadSeq) {
         const model = await fromWireInSlices(result.wire, { yieldNow: yieldToFrame, cancelled: () => seq !== this.loadSeq });
         result = model ? { ok: true, model } : result;
@@ -380,9 +391,14 @@ class Explorer {
     });
   }
 
-  /** Shows a parsed document (an object, as the engine's worker returns it) or a JSON text. */
+  /**
+   * Shows a parsed document (an object, as the engine's worker returns it), a JSON text, or a tree
+   * in binary form (`{...header, packed: ArrayBuffer}`, as the worker sends search trees; the
+   * result is then a promise: its nodes are built in slices).
+   */
   showDocument(doc, opts = {}) {
     if (typeof doc === 'string') return this.loadText(doc, 'engine', opts);
+    if (doc && doc.packed instanceof ArrayBuffer) return this.loadBinary(doc, opts);
     this.loadSeq++;
     const result = importValue(doc, this.budget);
     if (!result.ok) {
@@ -391,6 +407,33 @@ class Explorer {
     }
     this.setModel(result.model, null, doc, opts);
     return { ok: true, format: result.model.format, nodes: result.model.count };
+  }
+
+  /** Shows a tree in binary form (see showDocument); resolves like loadText. */
+  async loadBinary(doc, opts = {}) {
+    const seq = ++this.loadSeq;
+    const t0 = performance.now();
+    const size = doc.packed.byteLength >= 16 ? new Uint32Array(doc.packed, 8, 1)[0] : 0;
+    if (size > this.budget.maxNodes) {
+      const e = new BudgetError('nodes', size, this.budget.maxNodes);
+      this.showError(`Too large: ${e.message}`);
+      return { ok: false, error: { kind: 'budget', message: e.message } };
+    }
+    let model;
+    try {
+      model = binaryModel(doc.packed);
+    } catch (e) {
+      if (seq === this.loadSeq) this.showError(`Could not read the engine's tree: ${e.message}`);
+      return { ok: false, error: { kind: 'structure', message: String(e.message) } };
+    }
+    if (!model || seq !== this.loadSeq) return { ok: false, superseded: true };
+    this.timings.parseMs = performance.now() - t0;
+    this.paintFrom = t0;
+    this.setModel(model, null, null, opts);
+    this.packedDoc = doc;
+    this.lastLoadMs = performance.now() - t0;
+    this.timings.loadMs = this.lastLoadMs;
+    return { ok: true, format: model.format, nodes: model.count, ms: this.lastLoadMs };
   }
 
   /** Shows an error; for a syntax error in text, quotes the line with a caret under the column. */
@@ -452,9 +495,12 @@ class Explorer {
     this.hover = null;
     this.hideTooltip();
     this.sourceDoc = doc ?? null;
+    this.packedDoc = null;
     // The textarea shows the document, unless it is too large to edit comfortably.
     this.pendingText = text ?? null;
     this.pendingDoc = text ? null : doc ?? null;
+    // A tree in binary form is written out (as version 1) from its model when asked for.
+    if (!text && !doc && model.binaryBytes) this.pendingDoc = FROM_MODEL;
     // A large document given as an object is written out only when someone goes to the textarea:
     // stringifying it after every AI turn would cost more than drawing it.
     if (!text && model.count > 3000) {
@@ -522,7 +568,7 @@ class Explorer {
     let text = this.pendingText;
     if (text === null && this.pendingDoc) {
       try {
-        text = JSON.stringify(this.pendingDoc, null, 2);
+        text = JSON.stringify(this.pendingDoc === FROM_MODEL ? toDocument(this.model) : this.pendingDoc, null, 2);
       } catch (e) {
         // A tree thousands of levels deep is beyond JSON.stringify's recursion.
         this.pendingDoc = null;
@@ -573,7 +619,7 @@ class Explorer {
   subtreeDoc(id) {
     if (!this.model) return null;
     let node;
-    if (id !== undefined && id !== null) node = findById(this.model.root, id);
+    if (id !== undefined && id !== null) node = this.nodeById(id);
     else node = this.focus && this.focus.more ? this.focus.parentNode : this.focus;
     if (!node) return null;
     return subtreeDocument(this.model, node);
@@ -596,6 +642,12 @@ class Explorer {
 
   subtreeRoot() {
     return this.focus && this.focus.more ? this.focus.parentNode : this.focus;
+  }
+
+  /** The node with this id, or null (a tree in binary form finds it without walking the tree). */
+  nodeById(id) {
+    if (!this.model) return null;
+    return this.model.byId ? this.model.byId(id) : findById(this.model.root, id);
   }
 
   viewStats() {

@@ -14,6 +14,8 @@
 // the budget.
 
 import { eachBefore, eachAfter, find } from './walk.js';
+import { compactToBinary, isCompactDocument } from './compact.js';
+import { binaryModel } from './binary.js';
 
 /** Node kinds of the model; `node` is a foreign node whose role is unknown. */
 export const KINDS = ['max', 'min', 'chance', 'leaf', 'terminal', 'pruned', 'truncated', 'node'];
@@ -544,11 +546,19 @@ function checkIds(root) {
 
 function convertNative(doc, budget) {
   if (doc.version !== undefined && doc.version !== 1) {
-    throw new TreeFormatError('$.version', 'version 1 (the only version this viewer knows)', typeName(doc.version));
+    throw new TreeFormatError('$.version', 'version 1 or 2', typeName(doc.version));
   }
   if (!isObj(doc.root)) throw new TreeFormatError('$.root', 'the root node object', doc.root === undefined ? 'nothing' : typeName(doc.root));
   const { root, count } = buildTree(doc.root, '$.root', (o, p) => nativeNode(o, p), (o) => o.children || null, budget);
   checkIds(root);
+  return { ...nativeHeader(doc), root, count };
+}
+
+/**
+ * The header of a plyscope-tree document (any version, or the binary form's): `{ format, meta,
+ * settings, stats, chosen }`, every foreign value made safe to show. Throws TreeFormatError.
+ */
+export function nativeHeader(doc) {
   const meta = {};
   for (const key of ['game', 'root_position', 'engine', 'algorithm', 'evaluator', 'perspective']) {
     if (doc[key] !== undefined && doc[key] !== null) meta[key] = show(doc[key]);
@@ -562,8 +572,6 @@ function convertNative(doc, budget) {
     settings: doc.settings ? entriesOf(doc.settings) : [],
     stats: doc.stats ? Object.fromEntries(entriesOf(doc.stats)) : null,
     chosen: doc.chosen ? { move: doc.chosen.move == null ? null : show(doc.chosen.move), rank: num(doc.chosen.rank), reason: doc.chosen.reason == null ? null : show(doc.chosen.reason) } : null,
-    root,
-    count,
   };
 }
 
@@ -892,7 +900,7 @@ export function convert(doc, budget = {}) {
  * bad input. `budget`: `{ maxChars, maxNodes }`, the largest document (in characters) and tree (in
  * nodes) accepted; a larger one gets an error of kind `budget` giving its size and the budget.
  */
-export function importText(text, budget = {}) {
+export function importText(text, budget = {}, opts = {}) {
   if (typeof text === 'string' && text.length > (budget.maxChars ?? Infinity)) return budgetError(new BudgetError('characters', text.length, budget.maxChars));
   let doc;
   try {
@@ -903,7 +911,7 @@ export function importText(text, budget = {}) {
     }
     return { ok: false, error: { kind: 'syntax', message: String(e.message || e) } };
   }
-  return importValue(doc, budget);
+  return importValue(doc, budget, opts);
 }
 
 function budgetError(e) {
@@ -916,9 +924,17 @@ function describeFound(e) {
   return m ? m[1] : 'something else';
 }
 
-/** Converts an already parsed document; same result shape as importText. */
-export function importValue(doc, budget = {}) {
+/**
+ * Converts an already parsed document; same result shape as importText. A compact (version 2)
+ * document is read into the binary form (compact.js): with `opts.packed` the answer is then
+ * `{ ok: true, packed }` (an ArrayBuffer for binary.js, as the parse worker hands it over).
+ */
+export function importValue(doc, budget = {}, opts = {}) {
   try {
+    if (isCompactDocument(doc)) {
+      const packed = compactToBinary(doc, budget);
+      return opts.packed ? { ok: true, packed } : { ok: true, model: binaryModel(packed) };
+    }
     return { ok: true, model: convert(doc, budget) };
   } catch (e) {
     if (e instanceof BudgetError) return budgetError(e);

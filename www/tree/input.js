@@ -4,7 +4,6 @@
 // Methods of the Explorer (explorer.js), which holds the state they share.
 
 import { NODE_W, NODE_H, LEVEL_GAP, MIN_K, MAX_K } from './constants.js';
-import { findById } from './walk.js';
 
 /** Pointer, keyboard and drop. */
 export const inputMethods = {
@@ -339,7 +338,7 @@ export const inputMethods = {
       return true;
     }
     if (!this.model) return false;
-    const n = findById(this.model.root, id);
+    const n = this.nodeById(id);
     if (!n) return false;
     this.revealPath(n);
     this.focus = n;

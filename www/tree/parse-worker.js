@@ -1,6 +1,7 @@
 // Parses large tree documents off the main thread. Receives {id, text}, possibly preceded by
 // {id, part} messages (a long text is sent in parts, joined here); answers {id, result} where result
-// is importText's answer with the model in its wire form (see toWire in import.js).
+// is importText's answer with the model in its wire form (see toWire in import.js), or, for a
+// compact (version 2) document, in binary form (`packed`, see binary.js and compact.js).
 import { importText, toWire } from './import.js';
 
 const parts = new Map();
@@ -21,12 +22,17 @@ self.onmessage = (e) => {
   }
   let result;
   try {
-    result = importText(text, e.data.budget || {});
+    // A compact (version 2) document comes back in binary form, one buffer moved to the page.
+    result = importText(text, e.data.budget || {}, { packed: true });
   } catch (err) {
     result = { ok: false, error: { kind: 'internal', message: `Could not read the document: ${err && err.message}` } };
   }
   if (!result.ok) {
     self.postMessage({ id, result });
+    return;
+  }
+  if (result.packed) {
+    self.postMessage({ id, result }, [result.packed]);
     return;
   }
   // Whatever goes wrong from here is answered too (a page waiting for an answer must get one).

@@ -98,7 +98,7 @@ export const tooltipMethods = {
         this.appendRows(t, statRows, true);
       } else {
         t.append(el('div', { class: 'ps-tt-sub', text: 'Tree' }));
-        this.appendRows(t, [['nodes', model.count.toLocaleString('en')], ['depth', String(descendants(model.root).reduce((d, m) => Math.max(d, m.depth), 0))]]);
+        this.appendRows(t, [['nodes', model.count.toLocaleString('en')], ['depth', String(model.maxDepth ?? descendants(model.root).reduce((d, m) => Math.max(d, m.depth), 0))]]);
       }
       if (model.settings && model.settings.length) {
         t.append(el('div', { class: 'ps-tt-sub', text: 'Settings' }));

@@ -5,7 +5,6 @@
 import { el } from './dom.js';
 import { scoreText, compactNumber, KIND_NAMES, nodeName, signed } from './format.js';
 import { whyCompare } from './analysis.js';
-import { findById } from './walk.js';
 
 /** The "why A and not B" panel. */
 export const whyMethods = {
@@ -37,8 +36,8 @@ export const whyMethods = {
 
   whyByIds(idA, idB) {
     if (!this.model) return null;
-    const a = findById(this.model.root, idA);
-    const b = findById(this.model.root, idB);
+    const a = this.nodeById(idA);
+    const b = this.nodeById(idB);
     if (!a || !b) return null;
     this.picks = [a, b];
     this.renderWhy();

@@ -36,7 +36,7 @@ mod view;
 use super::{GameInfo, Playable};
 use crate::core::{
     split_variant, Error, Game, Outcome, ParseMoveError, ParsePositionError, PerftConvention,
-    PlayerId, Turn,
+    PerftLimit, PlayerId, Turn, Unbounded,
 };
 use std::sync::Arc;
 
@@ -657,11 +657,26 @@ impl Hive {
     /// The perft count with [`Hive::make`] and [`Hive::unmake`], counting the last ply from the
     /// move list's length (same convention as [`Playable::perft`]: a finished game has no moves).
     pub fn perft_fast(&mut self, depth: u32) -> u64 {
-        let mut bufs: Vec<Vec<HiveMove>> = (0..=depth).map(|_| Vec::with_capacity(256)).collect();
-        self.perft_go(depth, &mut bufs)
+        self.perft_fast_within(depth, &mut Unbounded)
+            .unwrap_or_default()
     }
 
-    fn perft_go(&mut self, depth: u32, bufs: &mut [Vec<HiveMove>]) -> u64 {
+    /// [`Hive::perft_fast`] within a budget (a stop flag, a deadline, a number of leaves): `None`
+    /// when the budget ran out first. The budget is told the leaves of every node two plies above
+    /// the leaves, so a raised stop flag is seen within microseconds; with [`Unbounded`] the checks
+    /// compile away. The position is left as it was, stopped or not.
+    pub fn perft_fast_within<L: PerftLimit>(&mut self, depth: u32, budget: &mut L) -> Option<u64> {
+        let mut bufs: Vec<Vec<HiveMove>> = (0..=depth).map(|_| Vec::with_capacity(256)).collect();
+        let n = self.perft_go(depth, &mut bufs, budget);
+        (!budget.stopped()).then_some(n)
+    }
+
+    fn perft_go<L: PerftLimit>(
+        &mut self,
+        depth: u32,
+        bufs: &mut [Vec<HiveMove>],
+        budget: &mut L,
+    ) -> u64 {
         if depth == 0 {
             return 1;
         }
@@ -676,8 +691,14 @@ impl Hive {
         let mut n = 0;
         for &m in buf.iter() {
             let u = self.make(m);
-            n += self.perft_go(depth - 1, rest);
+            n += self.perft_go(depth - 1, rest, budget);
             self.unmake(m, u);
+            if budget.stopped() {
+                break;
+            }
+        }
+        if depth == 2 {
+            budget.count(n);
         }
         n
     }
@@ -817,6 +838,10 @@ impl Playable for Hive {
 
     fn perft(&self, depth: u32) -> u64 {
         self.clone().perft_fast(depth)
+    }
+
+    fn perft_within<L: PerftLimit>(&self, depth: u32, budget: &mut L) -> Option<u64> {
+        self.clone().perft_fast_within(depth, budget)
     }
 
     fn book_move(&self, rng: &mut crate::core::Rng) -> Option<HiveMove> {

@@ -28,7 +28,7 @@ mod view;
 use super::{GameInfo, Playable};
 use crate::core::{
     split_variant, Error, Game, IllegalMove, Outcome, ParseMoveError, ParsePositionError,
-    PerftConvention, PlayerId, Turn, ZobristTable,
+    PerftConvention, PerftLimit, PlayerId, Turn, Unbounded, ZobristTable,
 };
 pub use eval::KhetEval;
 pub use laser::{BeamEnd, Segment};
@@ -693,6 +693,19 @@ impl Khet {
     /// Perft without move lists at the last ply (each node's count comes from [`Khet::count_moves`]).
     /// A finished game counts 0 at any depth from 1.
     pub fn perft_fast(&self, depth: u32) -> u64 {
+        self.perft_fast_within(depth, &mut Unbounded)
+            .unwrap_or_default()
+    }
+
+    /// [`Khet::perft_fast`] within a budget (a stop flag, a deadline, a number of leaves): `None`
+    /// when the budget ran out first. The budget is told the leaves of every node two plies above
+    /// the leaves; with [`Unbounded`] the checks compile away.
+    pub fn perft_fast_within<L: PerftLimit>(&self, depth: u32, budget: &mut L) -> Option<u64> {
+        let n = self.perft_go(depth, budget);
+        (!budget.stopped()).then_some(n)
+    }
+
+    fn perft_go<L: PerftLimit>(&self, depth: u32, budget: &mut L) -> u64 {
         if depth == 0 {
             return 1;
         }
@@ -708,7 +721,13 @@ impl Khet {
         for &m in &moves {
             let mut c = self.clone();
             c.play_unchecked(m);
-            n += c.perft_fast(depth - 1);
+            n += c.perft_go(depth - 1, budget);
+            if budget.stopped() {
+                break;
+            }
+        }
+        if depth == 2 {
+            budget.count(n);
         }
         n
     }
@@ -974,5 +993,9 @@ impl Playable for Khet {
 
     fn perft(&self, depth: u32) -> u64 {
         self.perft_fast(depth)
+    }
+
+    fn perft_within<L: PerftLimit>(&self, depth: u32, budget: &mut L) -> Option<u64> {
+        self.perft_fast_within(depth, budget)
     }
 }

@@ -24,6 +24,9 @@ use super::bitboard::{flips8, moves8};
 pub const SMALL: u32 = 6;
 /// Empty squares from which positions go in the transposition table.
 pub const TT_MIN_EMPTIES: u32 = 9;
+/// Empty squares from which a node first looks its children up in the table (enhanced
+/// transposition cut-off).
+pub const ETC_MIN_EMPTIES: u32 = 12;
 /// log2 of the number of transposition table entries (24 bytes each: 12 MiB).
 const TT_BITS: u32 = 19;
 
@@ -255,9 +258,20 @@ impl Solver {
             let key = if x as u8 == hash_move {
                 -1000
             } else {
+                // The answers left (corners twice), then the other side's potential mobility
+                // (empty squares next to our discs, where its moves may come from).
+                let pot = (around(np) & !(np | no)).count_ones();
                 (replies.count_ones() + (replies & CORNERS).count_ones()) as i32 * 16
+                    + pot as i32 * 4
                     - ((1u64 << x) & CORNERS != 0) as i32 * 8
             };
+            // Enhanced transposition cut-off: a child the table already bounds well enough.
+            if n >= ETC_MIN_EMPTIES {
+                let e = self.tt[Self::slot(no, np)];
+                if e.used && e.p == no && e.o == np && -(e.upper as i32) >= beta {
+                    return -(e.upper as i32);
+                }
+            }
             list[len] = (key, x, np, no);
             len += 1;
         }
@@ -369,6 +383,16 @@ impl Solver {
         }
         final_margin(p, o)
     }
+}
+
+/// The squares next to any square of `b` (king steps, no wrap across the a and h columns).
+#[inline(always)]
+fn around(b: u64) -> u64 {
+    const NOT_A: u64 = 0xFEFE_FEFE_FEFE_FEFE;
+    const NOT_H: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+    let h = ((b << 1) & NOT_A) | ((b >> 1) & NOT_H);
+    let row = b | h;
+    h | (row << 8) | (row >> 8)
 }
 
 /// The name of bit `x` (`a1` for bit 0, `h8` for bit 63).

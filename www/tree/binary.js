@@ -1,0 +1,299 @@
+// Reads the binary form of a search tree (written by the engine: src/tree/binary.rs; layout in
+// docs/tree-format.md, "Binary form") straight from its ArrayBuffer: typed-array views over the
+// sections, no JSON for the nodes. The model's nodes are small objects (id, move, kind, value,
+// links, size); everything else (window, bound, breakdowns, cut moves...) is read from the arrays
+// when something asks for it, through getters on their prototype.
+//
+// Pure functions with no DOM: they run on the page, in workers and under node's test runner.
+
+import { KINDS, FORMAT_NAMES, nativeHeader, TreeFormatError } from './import.js';
+
+/** `PSTB` as a little-endian 32-bit word: the first four bytes of the binary form. */
+export const BINARY_MAGIC = 0x42545350;
+/** The layout version this reader knows. */
+export const BINARY_VERSION = 1;
+/** The sections, in order, with their element types (docs/tree-format.md lists their meaning). */
+export const SECTIONS = [
+  ['meta', Uint8Array],
+  ['parent', Int32Array],
+  ['move', Uint32Array],
+  ['kind', Uint8Array],
+  ['flags', Uint8Array],
+  ['value', Float64Array],
+  ['alpha', Float64Array],
+  ['beta', Float64Array],
+  ['prob', Float64Array],
+  ['order', Float64Array],
+  ['count', Float64Array],
+  ['pre', Uint32Array],
+  ['eval', Uint32Array],
+  ['ref', Int32Array],
+  ['cutAt', Uint32Array],
+  ['bdLayout', Uint32Array],
+  ['bdAt', Uint32Array],
+  ['bdTotal', Float64Array],
+  ['raws', Float32Array],
+  ['cut', Uint32Array],
+  ['moveOffsets', Uint32Array],
+  ['moveBytes', Uint8Array],
+  ['nameOffsets', Uint32Array],
+  ['nameBytes', Uint8Array],
+  ['layoutStart', Uint32Array],
+  ['layoutNames', Uint32Array],
+  ['layoutWeights', Float64Array],
+];
+const NONE = 0xffffffff;
+const BOUND_CODES = [null, 'exact', 'lower', 'upper'];
+const REASONS = [null, 'alphabeta', 'branching_limit'];
+/** The kind code of `pruned` nodes (KINDS[5]). */
+const PRUNED = 5;
+
+/** Whether `x` looks like a binary tree (an ArrayBuffer starting with the magic word). */
+export function isBinaryTree(x) {
+  return x instanceof ArrayBuffer && x.byteLength >= 16 && new Uint32Array(x, 0, 1)[0] === BINARY_MAGIC;
+}
+
+function fail(what) {
+  throw new TreeFormatError('binary tree', what);
+}
+
+/** The sections of `buffer` as typed arrays, checked to lie inside it: `{ n, s: {name: array} }`. */
+export function sections(buffer) {
+  if (!(buffer instanceof ArrayBuffer) || buffer.byteLength < 16) fail('an ArrayBuffer of at least 16 bytes');
+  const head = new Uint32Array(buffer, 0, 4);
+  if (head[0] !== BINARY_MAGIC) fail('the magic word PSTB');
+  if (head[1] !== BINARY_VERSION) fail(`layout version ${BINARY_VERSION}, found ${head[1]}`);
+  const n = head[2];
+  if (head[3] !== SECTIONS.length) fail(`${SECTIONS.length} sections, found ${head[3]}`);
+  if (buffer.byteLength < 16 + 8 * SECTIONS.length) fail('a complete section table');
+  const table = new Uint32Array(buffer, 16, 2 * SECTIONS.length);
+  const s = {};
+  SECTIONS.forEach(([name, T], k) => {
+    const off = table[2 * k];
+    const len = table[2 * k + 1];
+    if (off % 8 !== 0 || off + len * T.BYTES_PER_ELEMENT > buffer.byteLength) fail(`section ${name} inside the buffer`);
+    s[name] = new T(buffer, off, len);
+  });
+  for (const name of ['parent', 'move', 'kind', 'flags', 'value', 'alpha', 'beta', 'prob', 'order', 'count', 'pre', 'eval', 'ref', 'cutAt']) {
+    if (s[name].length !== n) fail(`${n} entries in section ${name}`);
+  }
+  return { n, s };
+}
+
+const decoder = new TextDecoder();
+
+function stringTable(offsets, bytes) {
+  const out = new Array(Math.max(0, offsets.length - 1));
+  for (let i = 0; i < out.length; i++) out[i] = decoder.decode(bytes.subarray(offsets[i], offsets[i + 1]));
+  return out;
+}
+
+/** The document header (format, game, settings, stats, chosen...) of a binary tree, as an object. */
+export function binaryMeta(buffer) {
+  const { s } = sections(buffer);
+  return JSON.parse(decoder.decode(s.meta));
+}
+
+/**
+ * Where a node's facts are read from: the sections, the decoded string tables, and the links,
+ * depths and subtree sizes computed once from the parents (typed arrays: no object per node). Node
+ * objects are made when their parent's children are first asked for, and kept.
+ */
+class Tables {
+  constructor(s, n) {
+    this.s = s;
+    this.n = n;
+    this.moves = stringTable(s.moveOffsets, s.moveBytes);
+    this.names = stringTable(s.nameOffsets, s.nameBytes);
+    const { parent, kind, flags } = s;
+    if (parent[0] !== -1) fail(`node 0: the root (parent -1, found ${parent[0]})`);
+    const first = new Int32Array(n).fill(-1);
+    const next = new Int32Array(n).fill(-1);
+    const size = new Uint32Array(n).fill(1);
+    // Backwards: a node's children are linked in their order, and its size is complete (every
+    // descendant has a larger index) before it is added to its parent's.
+    for (let i = n - 1; i > 0; i--) {
+      const p = parent[i];
+      if (p < 0 || p >= i) fail(`node ${i}: a parent before it (found ${p})`);
+      next[i] = first[p];
+      first[p] = i;
+      size[p] += size[i];
+    }
+    const depth = new Uint32Array(n);
+    let maxDepth = 0;
+    let kinds = 0;
+    let best = false;
+    for (let i = 0; i < n; i++) {
+      if (i > 0) {
+        const d = depth[parent[i]] + 1;
+        depth[i] = d;
+        if (d > maxDepth) maxDepth = d;
+      }
+      const k = kind[i];
+      if (k > 6) fail(`node ${i}: a kind code from 0 to 6 (found ${k})`);
+      kinds |= 1 << k;
+      if (flags[i] & 1) best = true;
+    }
+    Object.assign(this, { first, next, size, depth, maxDepth, kinds, best });
+    this.nodes = new Array(n);
+  }
+
+  /** Node object `i`, made with its parent's other children when not made yet. */
+  node(i) {
+    if (this.nodes[i]) return this.nodes[i];
+    if (i === 0) return (this.nodes[0] = this.make(0, null));
+    this.kids(this.node(this.s.parent[i]));
+    return this.nodes[i];
+  }
+
+  make(i, parent) {
+    const s = this.s;
+    const k = s.kind[i];
+    const m = s.move[i];
+    const v = s.value[i];
+    const node = new BinNode(this, i, KINDS[k], m === NONE ? null : this.moves[m] ?? null, k === PRUNED || Number.isNaN(v) ? null : v, parent, this.depth[i], this.size[i]);
+    this.nodes[i] = node;
+    return node;
+  }
+
+  /** The children of `node` (objects made now, in the order searched). */
+  kids(node) {
+    if (node._kids !== null) return node._kids;
+    let c = this.first[node.id];
+    if (c < 0) return (node._kids = NO_CHILDREN);
+    const out = [];
+    for (; c >= 0; c = this.next[c]) out.push(this.nodes[c] || this.make(c, node));
+    return (node._kids = out);
+  }
+
+  breakdown(b) {
+    if (b === NONE || b >= this.s.bdTotal.length) return null;
+    const s = this.s;
+    const l = s.bdLayout[b];
+    const from = s.layoutStart[l];
+    const to = s.layoutStart[l + 1];
+    const at = s.bdAt[b];
+    const terms = [];
+    for (let k = 0; k < to - from; k++) {
+      const raw = s.raws[at + k];
+      const weight = s.layoutWeights[from + k];
+      terms.push({ name: this.names[s.layoutNames[from + k]], raw, weight, value: raw * weight });
+    }
+    return { total: s.bdTotal[b], terms };
+  }
+}
+
+const opt = (v) => (Number.isNaN(v) ? null : v);
+
+/** Leaves share one empty list (frozen: nothing may add to it). */
+const NO_CHILDREN = Object.freeze([]);
+
+/** A model node over the binary arrays (see the file's comment). */
+class BinNode {
+  constructor(t, i, kind, label, value, parent, depth, size) {
+    this.id = i;
+    this.label = label;
+    this.kind = kind;
+    this.value = value;
+    this.parent = parent;
+    this.depth = depth;
+    this.size = size;
+    this._t = t;
+    this._kids = null;
+  }
+
+  get children() { return this._kids !== null ? this._kids : this._t.kids(this); }
+  get bound() { return BOUND_CODES[(this._t.s.flags[this.id] >> 3) & 3]; }
+  get best() { return (this._t.s.flags[this.id] & 1) !== 0; }
+  get tt() { return (this._t.s.flags[this.id] & 2) !== 0; }
+  get alpha() { return this.kind === 'pruned' ? null : opt(this._t.s.alpha[this.id]); }
+  get beta() { return this.kind === 'pruned' ? null : opt(this._t.s.beta[this.id]); }
+  get prob() { return opt(this._t.s.prob[this.id]); }
+  get count() { return opt(this._t.s.count[this.id]); }
+  get order() { return opt(this._t.s.order[this.id]); }
+  get prescore() { return this._t.breakdown(this._t.s.pre[this.id]); }
+  get eval() { return this._t.breakdown(this._t.s.eval[this.id]); }
+  get reason() { return this.kind === 'pruned' ? REASONS[(this._t.s.flags[this.id] >> 5) & 3] : null; }
+
+  get moves() {
+    if (this.kind !== 'pruned') return null;
+    const s = this._t.s;
+    const at = s.cutAt[this.id];
+    const n = s.count[this.id];
+    if (at === NONE || !(n >= 0) || at + n > s.cut.length) return null;
+    const out = new Array(n);
+    for (let k = 0; k < n; k++) out[k] = this._t.moves[s.cut[at + k]] ?? '';
+    return out;
+  }
+
+  get cutoff() {
+    if (this.reason !== 'alphabeta') return null;
+    const s = this._t.s;
+    const by = s.ref[this.id];
+    return { by: by >= 0 ? by : null, value: opt(s.value[this.id]), alpha: opt(s.alpha[this.id]), beta: opt(s.beta[this.id]) };
+  }
+}
+Object.assign(BinNode.prototype, { inferred: false, visits: null, extra: null });
+
+/**
+ * The model of a binary tree: `{ format, meta, settings, stats, chosen, root, count, kindsPresent,
+ * hasBestLine, maxDepth, formatName, binaryBytes, byId(id) }`. Costs a few passes over typed arrays
+ * whatever the size; node objects are made as the explorer opens them (`byId` makes a node's
+ * ancestors' children). Throws TreeFormatError for a buffer that is not a valid binary tree.
+ */
+export function binaryModel(buffer) {
+  const { n, s } = sections(buffer);
+  if (n === 0) fail('at least one node');
+  const doc = JSON.parse(decoder.decode(s.meta));
+  const t = new Tables(s, n);
+  return {
+    ...nativeHeader(doc),
+    format: 'plyscope-tree',
+    formatName: FORMAT_NAMES['plyscope-tree'],
+    root: t.node(0),
+    count: n,
+    kindsPresent: KINDS.filter((k, i) => t.kinds & (1 << i)),
+    hasBestLine: t.best,
+    maxDepth: t.maxDepth,
+    binaryBytes: buffer.byteLength,
+    /** The node numbered `id`, or null. */
+    byId: (id) => {
+      const i = typeof id === 'number' ? id : /^\d+$/.test(String(id)) ? Number(id) : -1;
+      return Number.isInteger(i) && i >= 0 && i < n ? t.node(i) : null;
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Writing the binary form (the parse worker writes it from a version-2 document: compact.js)
+
+/**
+ * Lays out the binary form from its sections (`{meta: Uint8Array, parent: Int32Array, ...}`, one
+ * typed array per entry of SECTIONS, in their types): the same bytes src/tree/binary.rs writes.
+ */
+export function packBinary(n, parts) {
+  const head = 16 + 8 * SECTIONS.length;
+  let at = head;
+  const places = SECTIONS.map(([name, T]) => {
+    const a = parts[name];
+    if (!(a instanceof T)) throw new TypeError(`section ${name}: expected a ${T.name}`);
+    at = Math.ceil(at / 8) * 8;
+    const off = at;
+    at += a.byteLength;
+    return off;
+  });
+  const buffer = new ArrayBuffer(Math.ceil(at / 8) * 8);
+  const words = new Uint32Array(buffer, 0, head / 4);
+  words[0] = BINARY_MAGIC;
+  words[1] = BINARY_VERSION;
+  words[2] = n;
+  words[3] = SECTIONS.length;
+  const bytes = new Uint8Array(buffer);
+  SECTIONS.forEach(([name], k) => {
+    const a = parts[name];
+    words[4 + 2 * k] = places[k];
+    words[5 + 2 * k] = a.length;
+    bytes.set(new Uint8Array(a.buffer, a.byteOffset, a.byteLength), places[k]);
+  });
+  return buffer;
+}
