@@ -162,3 +162,66 @@ fn a_node_limit_stops_the_solver() {
     assert!(s.solve(p, o).is_none());
     assert!(s.nodes() >= 1000);
 }
+
+/// The AI's own search, run to the end of the game, values a finished game by its disc margin:
+/// it finds the solver's margin and a move that reaches it (not merely a quicker win).
+#[test]
+fn the_search_values_finished_games_by_their_margin() {
+    use plyscope::core::Evaluator;
+    use plyscope::games::reversi::eval::decided_margin;
+    use plyscope::games::reversi::ReversiEval;
+    use plyscope::search::{search, Hooks, SearchConfig};
+    let mut rng = Rng::seeded(29);
+    let mut solver = Solver::new();
+    let mut checked = 0;
+    while checked < 25 {
+        let mut pos = Reversi::new(8).unwrap();
+        let empties = 5 + rng.below(4) as u32; // 5..8
+        let mut moves = Vec::new();
+        while pos.empties() > empties && pos.turn() != Turn::Terminal {
+            pos.legal_moves(&mut moves);
+            let m = moves[rng.below(moves.len() as u64) as usize];
+            pos.play_unchecked(m);
+        }
+        if pos.turn() == Turn::Terminal {
+            continue;
+        }
+        let (p, o) = pos.bitboards().unwrap();
+        let exact = solver.solve(p, o).unwrap().margin;
+        let cfg = SearchConfig {
+            depth: 2 * empties + 2,
+            ..Default::default()
+        };
+        let r = search(&pos, &ReversiEval::Strong, &cfg, Hooks::default()).unwrap();
+        let got = decided_margin(r.value).map(|d| d.0).unwrap_or(0);
+        assert_eq!(got, exact, "{}: value {}", pos.position_text(), r.value);
+        let text = ReversiEval::Strong.describe(r.value).text;
+        match exact.signum() {
+            1 => assert_eq!(
+                text,
+                format!("win by {exact} disc{}", if exact == 1 { "" } else { "s" })
+            ),
+            -1 => assert!(text.starts_with("loss by "), "{text}"),
+            _ => assert!(!text.contains("win") && !text.contains("loss"), "{text}"),
+        }
+        // The chosen move reaches the exact margin.
+        let mut next = pos.clone();
+        next.play(r.best.unwrap()).unwrap();
+        let after = match next.bitboards() {
+            Some((np, no)) if next.turn() != Turn::Terminal => {
+                let v = solver.solve(np, no).unwrap().margin;
+                if next.side_to_move() == pos.side_to_move() {
+                    v
+                } else {
+                    -v
+                }
+            }
+            _ => {
+                let me = pos.side_to_move();
+                plyscope::games::reversi::eval::final_margin(&next, me)
+            }
+        };
+        assert_eq!(after, exact, "{}", pos.position_text());
+        checked += 1;
+    }
+}

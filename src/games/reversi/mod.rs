@@ -14,7 +14,7 @@
 mod bitboard;
 mod board;
 pub mod endgame;
-mod eval;
+pub mod eval;
 mod general;
 mod notation;
 mod view;
