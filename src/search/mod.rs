@@ -10,5 +10,7 @@ mod config;
 mod engine;
 mod tt;
 
-pub use config::{Algorithm, Progress, RootMove, SearchConfig, SearchResult};
+pub use config::{
+    Algorithm, Progress, RootMove, SearchConfig, SearchResult, DEFAULT_EXACT_ENDGAME,
+};
 pub use engine::{search, Hooks};

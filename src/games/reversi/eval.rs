@@ -21,7 +21,7 @@
 use super::board::{Bits, Board, Geometry};
 use super::{Repr, Reversi};
 use crate::core::{
-    describe_value, Evaluator, Outcome, PlayerId, TermSink, ValueText, ValueUnit, WIN_SCORE,
+    Evaluator, MarginScale, Outcome, PlayerId, TermSink, ValueScale, ValueUnit, WIN_SCORE,
 };
 
 /// Where the search values of finished games start: above every heuristic value (a few thousand
@@ -258,20 +258,19 @@ impl Evaluator<Reversi> for ReversiEval {
         decided_value(final_margin(pos, perspective), ply)
     }
 
-    /// Finished games read as `"win by 38 discs"` / `"loss by 12 discs"`; others in the unit.
-    fn describe(&self, value: f64) -> ValueText {
-        match decided_margin(value) {
-            Some((m, plies)) if m != 0 => ValueText {
-                text: format!(
-                    "{} by {} {}",
-                    if m > 0 { "win" } else { "loss" },
-                    m.abs(),
-                    if m.abs() == 1 { "disc" } else { "discs" }
-                ),
-                amount: None,
-                decided: Some(if m > 0 { plies as i64 } else { -(plies as i64) }),
-            },
-            _ => describe_value(value, self.unit()),
+    /// Finished games read as `"win by 38 discs"` / `"loss by 12 discs"` (see [`decided_value`]);
+    /// others in the unit.
+    fn scale(&self) -> ValueScale {
+        ValueScale {
+            decided: Some(DECIDED_BASE),
+            win: None,
+            margin: Some(MarginScale {
+                per: PER_DISC,
+                plies_from: 99.0,
+                unit: "discs".into(),
+                one: "disc".into(),
+            }),
+            ..ValueScale::of(self.unit())
         }
     }
 

@@ -17,7 +17,10 @@
 //! is floored at [`FLOOR`].
 
 use super::{mergeable, rank_value, transpose, Threes};
-use crate::core::{describe_value, Evaluator, Outcome, PlayerId, TermSink, ValueText, ValueUnit};
+use crate::core::{
+    describe_value, Evaluator, LostScale, Outcome, PlayerId, TermSink, ValueScale, ValueText,
+    ValueUnit,
+};
 use std::sync::{Arc, OnceLock};
 
 /// The evaluator names, the default first.
@@ -415,6 +418,21 @@ impl Evaluator<Threes> for ThreesEval {
     /// evaluators' values depend on the grid alone (not on the deck or the hint).
     fn horizon_key(&self, pos: &Threes) -> Option<u64> {
         Some(pos.board())
+    }
+
+    /// Lost games count the plies survived ([`LOST`] + 1,000 a ply); live values are evaluation
+    /// points.
+    fn scale(&self) -> ValueScale {
+        ValueScale {
+            decided: None,
+            win: None,
+            lost: Some(LostScale {
+                at: LOST,
+                per_ply: 1_000.0,
+                max_plies: 64,
+            }),
+            ..ValueScale::of(ValueUnit::POINTS)
+        }
     }
 
     /// Live boards read as board quality in thousands of evaluation points (higher is better); a
