@@ -47,6 +47,10 @@ pub struct ValueText {
     /// loses.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub decided: Option<i64>,
+    /// For a decided game whose value counts a final margin (Reversi's discs): that margin for
+    /// the player, negative when it loses.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub margin: Option<i64>,
 }
 
 /// How an evaluator's search values read, for a reader that knows no game: the unit of heuristic
@@ -141,6 +145,7 @@ impl ValueScale {
                 text: "unknown".into(),
                 amount: None,
                 decided: None,
+                margin: None,
             };
         }
         if let Some(l) = &self.lost {
@@ -151,6 +156,7 @@ impl ValueScale {
                     text: format!("lost within {plies} {}", plural(plies, "ply", "plies")),
                     amount: None,
                     decided: Some(-plies),
+                    margin: None,
                 };
             }
         }
@@ -167,6 +173,7 @@ impl ValueScale {
                         text: format!("{word} by {n} {}", plural(n, &m.one, &m.unit)),
                         amount: None,
                         decided: Some(if win { plies } else { -plies }),
+                        margin: Some(if win { n } else { -n }),
                     };
                 }
                 let plies = (self.win.unwrap_or(WIN_SCORE) - value.abs()).round().max(0.0) as i64;
@@ -179,6 +186,7 @@ impl ValueScale {
                     text,
                     amount: None,
                     decided: Some(if win { plies } else { -plies }),
+                    margin: None,
                 };
             }
             _ => {}
@@ -212,6 +220,7 @@ impl ValueScale {
             text,
             amount: Some(amount),
             decided: None,
+            margin: None,
         }
     }
 }

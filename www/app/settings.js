@@ -51,6 +51,9 @@ export const settings = {
   paused: false,
   speed: 'normal',
   previous: [],
+  // Whether the AI's candidate moves are marked on the board (after an AI move, a hint, and
+  // while it thinks).
+  marks: true,
 };
 
 /** Makes `settings.sides` the sides of game `base` (a catalogue id), with defaults on first use. */
@@ -129,6 +132,7 @@ export function loadSettings() {
       if (Array.isArray(st.previous)) settings.previous = st.previous.map(readRecord).filter(Boolean).slice(-KEPT_GAMES);
       settings.paused = !!st.paused;
       if (SPEEDS.some((x) => x.id === st.speed)) settings.speed = st.speed;
+      if (typeof st.marks === 'boolean') settings.marks = st.marks;
     }
     return saved.record || null;
   } catch {

@@ -425,6 +425,7 @@ impl Evaluator<Threes> for ThreesEval {
     fn scale(&self) -> ValueScale {
         ValueScale {
             decided: None,
+            margin: None,
             win: None,
             lost: Some(LostScale {
                 at: LOST,
@@ -447,6 +448,7 @@ impl Evaluator<Threes> for ThreesEval {
                 text: format!("board quality {k:.1}k"),
                 amount: Some(k),
                 decided: None,
+                margin: None,
             };
         }
         if value <= LOST + 64_000.0 {
@@ -458,12 +460,14 @@ impl Evaluator<Threes> for ThreesEval {
                 ),
                 amount: None,
                 decided: Some(-plies),
+                margin: None,
             };
         }
         ValueText {
             text: "some lines lose".to_string(),
             amount: Some(FLOOR / 1000.0),
             decided: None,
+            margin: None,
         }
     }
 }
