@@ -131,6 +131,18 @@ pub struct GameInfo {
     pub chance: bool,
     /// Number of players choosing moves.
     pub players: usize,
+    /// The AI's settings a first game of this kind starts with (docs/engine-options.md: a move
+    /// takes at most about 1-3 s).
+    pub ai: AiDefaults,
+}
+
+/// The AI's default settings for a game: a depth cap and a time limit per move.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub struct AiDefaults {
+    /// Depth limit in plies (iterative deepening stops earlier when the time runs out).
+    pub depth: u32,
+    /// Time limit per move in milliseconds.
+    pub time_ms: u32,
 }
 
 /// Something to do with a game type picked at run time: the registry calls

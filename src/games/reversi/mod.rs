@@ -22,7 +22,7 @@ mod view;
 pub use eval::ReversiEval;
 pub use notation::{format_record, parse_record};
 
-use super::{GameInfo, Playable, Solved, SolvedMove};
+use super::{AiDefaults, GameInfo, Playable, Solved, SolvedMove};
 use crate::core::{
     Error, Game, IllegalMove, Outcome, ParseMoveError, ParsePositionError, PerftConvention,
     PerftLimit, PlayerId, Turn,
@@ -392,6 +392,10 @@ impl Playable for Reversi {
         ],
         chance: false,
         players: 2,
+        ai: AiDefaults {
+            depth: 20,
+            time_ms: 2000,
+        },
     };
 
     fn new_game(id: &str) -> Result<Self, Error> {
