@@ -107,6 +107,8 @@ USAGE:
         --tree-max-mb N     budget for the tree in MB, in memory and written (default 256)
         --node-cap N        cap on recorded tree nodes (default 200000); a capped tree keeps every
                             root move, the principal variations, then whole levels from the top
+        --exact N           solve exactly (8x8 Reversi's endgame solver) from N empty squares
+                            (default 20; 0: never); the value is then the final disc margin
         --json              print the result as JSON
   plyscope match <game> [--a JSON] [--b JSON] [--games N] [--random-plies K] [--seed S]
                  [--max-plies M]
@@ -624,6 +626,7 @@ fn search(args: &[String]) -> Result<(), Usage> {
             "--quiescence",
             "--tt-bits",
             "--aspiration-window",
+            "--exact",
         ],
     )?;
     let mut s = session_at(game, opts.value("--position"))?;
@@ -712,6 +715,9 @@ fn search(args: &[String]) -> Result<(), Usage> {
     if let Some(c) = opts.number("--node-cap", "a whole number")? {
         cfg.node_cap = c;
     }
+    if let Some(e) = opts.number("--exact", "a whole number of empty squares (0: never)")? {
+        cfg.exact_endgame = e;
+    }
     let tree_file = opts.value("--tree");
     let v1 = match opts.value("--tree-format") {
         None | Some("v2") | Some("2") => false,
@@ -768,12 +774,26 @@ fn search(args: &[String]) -> Result<(), Usage> {
             report.rank,
             report.reason
         );
-        outln!("value       {}", report.value);
-        outln!("pv          {}", report.pv.join(" "));
         outln!(
-            "stats       {} nodes, {} leaves, {:.1} ms, depth {}, {} prune events cutting {} moves, {} TT hits",
-            st.nodes, st.leaves, st.time_ms, st.depth_reached, st.prune_events, st.pruned_nodes, st.tt_hits
+            "value       {} for {} (search value {})",
+            report.value_text.text,
+            report.viewer,
+            report.value
         );
+        outln!("pv          {}", report.pv.join(" "));
+        if let Some(solved) = st.solver_nodes {
+            outln!(
+                "stats       solved exactly to the end: {} positions, {:.1} ms, {} empty squares",
+                solved,
+                st.time_ms,
+                st.depth_reached
+            );
+        } else {
+            outln!(
+                "stats       {} nodes, {} leaves, {:.1} ms, depth {}, {} prune events cutting {} moves, {} TT hits",
+                st.nodes, st.leaves, st.time_ms, st.depth_reached, st.prune_events, st.pruned_nodes, st.tt_hits
+            );
+        }
         if let (Some(file), Some(w)) = (tree_file, &written) {
             outln!(
                 "tree        {} nodes, {:.1} MB ({}) written to {file} in {:.1} ms (apart from the search)",

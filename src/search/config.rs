@@ -74,6 +74,10 @@ impl FromStr for Algorithm {
     }
 }
 
+/// The default of [`SearchConfig::exact_endgame`]: 20 empty squares, which the Reversi solver
+/// takes about 0.1 to 3 s to solve natively (FFO #40-#44: docs/reversi.md).
+pub const DEFAULT_EXACT_ENDGAME: u32 = 20;
+
 /// Everything a search can be asked to do. Every field has a default, so a JSON object with only
 /// some fields (`{"depth": 4}`) is a valid configuration.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -149,6 +153,11 @@ pub struct SearchConfig {
     pub node_cap: usize,
     /// Cap on the recorder's memory in bytes (records, breakdowns and cut moves).
     pub tree_max_bytes: usize,
+    /// Solve a position exactly, with the game's endgame solver (8x8 Reversi), when what is left
+    /// to search is at most this (Reversi: empty squares); 0: never. The solver gets 60% of the
+    /// time budget and half the node budget; when it does not finish, the search runs as usual.
+    /// Used by `alphabeta` and `minimax` without randomness (a quotient of 0 or 1).
+    pub exact_endgame: u32,
     /// MCTS: the exploration constant C of UCT (rewards are scores from 0 to 1).
     pub mcts_exploration: f64,
     /// MCTS: a budget of iterations (playouts). Without any budget MCTS runs
@@ -228,6 +237,7 @@ impl Default for SearchConfig {
             record_tree: false,
             node_cap: DEFAULT_NODE_CAP,
             tree_max_bytes: DEFAULT_BYTE_CAP,
+            exact_endgame: DEFAULT_EXACT_ENDGAME,
             mcts_exploration: 1.4,
             mcts_iterations: None,
             mcts_playout: Playout::Heuristic,
@@ -310,6 +320,13 @@ impl SearchConfig {
         }
         if self.node_cap == 0 {
             return Err(Error::bad_option("node_cap", 0, "at least 1"));
+        }
+        if self.exact_endgame > 64 {
+            return Err(Error::bad_option(
+                "exact_endgame",
+                self.exact_endgame,
+                "a whole number from 0 (never) to 64",
+            ));
         }
         if self.tree_max_bytes == 0 {
             return Err(Error::bad_option("tree_max_bytes", 0, "at least 1"));

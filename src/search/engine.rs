@@ -716,6 +716,7 @@ fn document<G: Game, E: Evaluator<G>>(
         algorithm: cfg.algorithm.id().to_string(),
         evaluator: Some(eval.name().to_string()),
         perspective: root.player_name(root_player).to_string(),
+        values: Some(eval.scale()),
         settings,
         stats: result.stats.clone(),
         chosen: result.best.map(|m| Chosen {
@@ -785,6 +786,7 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G,
             truncated: false,
             full_levels: None,
             tree_bytes: None,
+            ..Stats::default()
         }
     }
 

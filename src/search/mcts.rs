@@ -775,6 +775,8 @@ impl<G: Game, E: Evaluator<G>> Mcts<'_, G, E> {
             algorithm: "mcts".into(),
             evaluator: Some(self.eval.name().to_string()),
             perspective: root.player_name(self.root_player).to_string(),
+            // Means of playout scores, not the evaluator's values: no scale to read them with.
+            values: None,
             settings,
             stats: r.stats.clone(),
             chosen: r.best.map(|m| Chosen {

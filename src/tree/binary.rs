@@ -10,6 +10,7 @@
 
 use super::document::{Bound, Chosen, NodeKind, Stats};
 use super::model::{PruneReason, Tree, NONE};
+use crate::core::ValueScale;
 use serde::Serialize;
 
 /// The first four bytes: `PSTB`, little-endian.
@@ -32,6 +33,8 @@ struct Meta<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     evaluator: Option<&'a str>,
     perspective: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    values: Option<&'a ValueScale>,
     settings: &'a serde_json::Map<String, serde_json::Value>,
     stats: &'a Stats,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -223,6 +226,7 @@ impl Tree {
             algorithm: &h.algorithm,
             evaluator: h.evaluator.as_deref(),
             perspective: &h.perspective,
+            values: h.values.as_ref(),
             settings: &h.settings,
             stats: &h.stats,
             chosen: h.chosen.as_ref(),

@@ -3,6 +3,7 @@
 
 use super::document::{Bound, Chosen, NodeKind, Stats, TreeDocument, FORMAT_NAME};
 use super::model::{Bd, Header, Note, PruneReason, Tree, TreeLayout, TreeNode, NONE};
+use crate::core::ValueScale;
 use serde::Deserialize;
 use std::fmt::Write;
 
@@ -154,6 +155,10 @@ impl Tree {
         }
         key(&mut out, "perspective");
         string(&mut out, &h.perspective);
+        if let Some(v) = &h.values {
+            key(&mut out, "values");
+            out.push_str(&serde_json::to_string(v).unwrap_or_else(|_| "null".into()));
+        }
         key(&mut out, "settings");
         out.push_str(&serde_json::to_string(&h.settings).unwrap_or_else(|_| "{}".into()));
         key(&mut out, "stats");
@@ -436,6 +441,8 @@ struct V2 {
     evaluator: Option<String>,
     perspective: String,
     #[serde(default)]
+    values: Option<ValueScale>,
+    #[serde(default)]
     settings: serde_json::Map<String, serde_json::Value>,
     stats: Stats,
     chosen: Option<Chosen>,
@@ -464,6 +471,7 @@ impl V2 {
                 algorithm: self.algorithm,
                 evaluator: self.evaluator,
                 perspective: self.perspective,
+                values: self.values,
                 settings: self.settings,
                 stats: self.stats,
                 chosen: self.chosen,

@@ -1,6 +1,6 @@
 //! The tree document: serde types for the `plyscope-tree` JSON format, version 1.
 
-use crate::core::Breakdown;
+use crate::core::{Breakdown, ValueScale};
 use serde::{Deserialize, Serialize};
 
 /// The value of the document's `format` field.
@@ -29,6 +29,11 @@ pub struct TreeDocument {
     pub evaluator: Option<String>,
     /// The player whose view every value takes (the maximising player).
     pub perspective: String,
+    /// How the values read: their unit and how a decided game's value encodes its end. Absent in
+    /// documents from other engines (and older ones): values are then plain numbers, and
+    /// `±(1000000 - plies)` a decided game.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub values: Option<ValueScale>,
     /// The search settings, as given.
     #[serde(default)]
     pub settings: serde_json::Map<String, serde_json::Value>,
@@ -80,6 +85,10 @@ pub struct Stats {
     /// The recorder's memory at the end of the search, in bytes (records, breakdowns, cut moves).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tree_bytes: Option<u64>,
+    /// When the game's exact endgame solver decided the move: the positions it visited. Every
+    /// value is then a finished game's (exact, or an upper bound), not an evaluation.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub solver_nodes: Option<u64>,
 }
 
 /// The move chosen at the root.

@@ -11,7 +11,7 @@
 use super::document::{
     Bound, Chosen, Cutoff, Node, NodeKind, Stats, TreeDocument, FORMAT_NAME, FORMAT_VERSION,
 };
-use crate::core::{Breakdown, Term};
+use crate::core::{Breakdown, Term, ValueScale};
 use std::collections::HashMap;
 
 /// "None" for node and string indices.
@@ -32,6 +32,8 @@ pub struct Header {
     pub evaluator: Option<String>,
     /// The player whose view every value takes.
     pub perspective: String,
+    /// How the values read (unit, decided games), when the engine says.
+    pub values: Option<ValueScale>,
     /// The search settings.
     pub settings: serde_json::Map<String, serde_json::Value>,
     /// Whole-run statistics.
@@ -332,6 +334,7 @@ impl Tree {
             algorithm: h.algorithm.clone(),
             evaluator: h.evaluator.clone(),
             perspective: h.perspective.clone(),
+            values: h.values.clone(),
             settings: h.settings.clone(),
             stats: h.stats.clone(),
             chosen: h.chosen.clone(),
@@ -405,6 +408,7 @@ impl Tree {
                 algorithm: doc.algorithm.clone(),
                 evaluator: doc.evaluator.clone(),
                 perspective: doc.perspective.clone(),
+                values: doc.values.clone(),
                 settings: doc.settings.clone(),
                 stats: doc.stats.clone(),
                 chosen: doc.chosen.clone(),

@@ -23,7 +23,8 @@ export const SPEEDS = [
 ];
 
 
-/** The search settings every game starts with: deep, but bounded by a few seconds a move. */
+/** The search settings a game starts with when the engine's catalogue gives none: deep, but
+ * bounded by a few seconds a move. Each game's own come from the catalogue (`ai`). */
 export const DEFAULT_DEPTH = 12;
 /** The default time limit of an AI move, in milliseconds (0: none). */
 export const DEFAULT_TIME_MS = 3000;
@@ -49,13 +50,21 @@ function defaultTech() {
   return Object.fromEntries(TECHNIQUES.map((t) => [t.id, true]));
 }
 
-function defaultSide(level) {
-  return { level, depth: DEFAULT_DEPTH, time: DEFAULT_TIME_MS, q: 0, tech: defaultTech() };
+/** A side at `level` with the game's AI defaults (`ai`: the catalogue's {depth, time_ms}). */
+function defaultSide(level, ai) {
+  const depth = Number.isInteger(ai?.depth) && ai.depth > 0 ? ai.depth : DEFAULT_DEPTH;
+  const time = Number.isInteger(ai?.time_ms) && ai.time_ms >= 0 ? ai.time_ms : DEFAULT_TIME_MS;
+  return { level, depth, time, q: 0, tech: defaultTech() };
 }
 
-/** A game's sides as a first visit has them: a human against alpha-beta with a time limit. */
-function defaultSides() {
-  return [defaultSide('human'), defaultSide('alphabeta')];
+/** A game's sides as a first visit has them: a human against alpha-beta with the game's defaults. */
+function defaultSides(ai) {
+  return [defaultSide('human', ai), defaultSide('alphabeta', ai)];
+}
+
+/** The AI settings a side of a game (its catalogue entry, or null) starts with. */
+export function aiDefaults(entry) {
+  return defaultSide('alphabeta', entry?.ai);
 }
 
 /**
@@ -70,11 +79,17 @@ export const settings = {
   paused: false,
   speed: 'normal',
   previous: [],
+  // Whether the AI's candidate moves are marked on the board (after an AI move, a hint, and
+  // while it thinks).
+  marks: true,
 };
 
-/** Makes `settings.sides` the sides of game `base` (a catalogue id), with defaults on first use. */
-export function useGameSettings(base) {
-  if (!settings.perGame[base]) settings.perGame[base] = { sides: defaultSides() };
+/**
+ * Makes `settings.sides` the sides of game `base` (a catalogue id), with the game's defaults
+ * (`entry.ai`, from the engine's catalogue) on first use.
+ */
+export function useGameSettings(base, entry = null) {
+  if (!settings.perGame[base]) settings.perGame[base] = { sides: defaultSides(entry?.ai) };
   settings.sides = settings.perGame[base].sides;
 }
 
@@ -149,6 +164,7 @@ export function loadSettings() {
       if (Array.isArray(st.previous)) settings.previous = st.previous.map(readRecord).filter(Boolean).slice(-KEPT_GAMES);
       settings.paused = !!st.paused;
       if (SPEEDS.some((x) => x.id === st.speed)) settings.speed = st.speed;
+      if (typeof st.marks === 'boolean') settings.marks = st.marks;
     }
     return saved.record || null;
   } catch {

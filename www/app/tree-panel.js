@@ -135,7 +135,9 @@ export function showTree(doc, live = false) {
   const what = doc.chosen?.move ? `${live ? 'Best so far' : 'Chose'} ${doc.chosen.move}${value}` : 'Searching';
   const depth = st.depth_reached ? `, depth ${st.depth_reached}` : '';
   const trunc = st.truncated ? ' (tree cut at its node cap)' : '';
-  caption.textContent = `${what} for ${who}: ${doc.algorithm}${depth}, ${formatCount(st.nodes || 0)} nodes searched${trunc}.`;
+  // The engine's exact solver decided: every value is a final result, not an evaluation.
+  if (st.solver_nodes != null) caption.textContent = `${what} for ${who}: solved exactly to the end of the game by the engine's solver (${formatCount(st.solver_nodes)} positions).`;
+  else caption.textContent = `${what} for ${who}: ${doc.algorithm}${depth}, ${formatCount(st.nodes || 0)} nodes searched${trunc}.`;
   if (explorer) {
     try {
       explorer.showDocument(doc, { keepView: live || liveShown });

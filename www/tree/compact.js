@@ -292,7 +292,7 @@ function builder(doc, budget, total) {
   const [moveOffsets, moveBytes] = table(moves);
   const [nameOffsets, nameBytes] = table(names);
   const meta = {};
-  for (const key of ['format', 'game', 'root_position', 'engine', 'algorithm', 'evaluator', 'perspective', 'settings', 'stats', 'chosen']) if (doc[key] !== undefined) meta[key] = doc[key];
+  for (const key of ['format', 'game', 'root_position', 'engine', 'algorithm', 'evaluator', 'perspective', 'values', 'settings', 'stats', 'chosen']) if (doc[key] !== undefined) meta[key] = doc[key];
   meta.version = 1;
   const cut0 = (a) => a.slice(0, n);
   return packBinary(n, {

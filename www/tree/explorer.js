@@ -28,7 +28,7 @@
 
 import { SYNC_LAYOUT_MAX, WORKER_THRESHOLD, POST_PART, COLORS } from './constants.js';
 import { el, addCss, yieldToFrame, saveBlob } from './dom.js';
-import { nodeName } from './format.js';
+import { nodeName, useScale } from './format.js';
 import { findById } from './walk.js';
 import { movePath, subtreeDocument } from './analysis.js';
 import { importText, importValue, toDocument, fromWireInSlices, BudgetError } from './import.js';
@@ -123,6 +123,8 @@ export function mountExplorer(container, options = {}) {
     whenLaidOut: () => x.whenLaidOut(),
     /** Where a shown node is on the page (CSS pixels, its centre), or null: for tests and tours. */
     nodeBox: (id) => x.nodeBox(id),
+    /** The texts of the shown boxes, [move, value, tag] each, in layout order (for tests). */
+    boxTexts: () => x.items.map((it) => x.nodeLines(it)),
     destroy: () => x.destroy(),
     element: x.root,
   };
@@ -479,6 +481,7 @@ class Explorer {
     // matched by moves from the root.
     const keep = opts.keepView && this.model ? { open: [...this.expanded].map((n) => movePath(n)), limits: [...this.limits].map(([n, v]) => [movePath(n), v]), focus: this.focus && !this.focus.more ? movePath(this.focus) : [], cam: { ...this.cam }, moved: this.userMoved, fitMinK: this.fitMinK } : null;
     this.model = model;
+    useScale(model.values);
     // A tree that may need the layout worker starts it now, so that the first large layout does
     // not wait for the worker's script to load.
     if (model.count > SYNC_LAYOUT_MAX) this.layoutWorker();

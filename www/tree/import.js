@@ -547,6 +547,16 @@ function checkIds(root) {
   });
 }
 
+/** The known fields of a header's `values`, numbers and short strings only (nested one level). */
+function plainValues(v) {
+  const out = {};
+  for (const [k, x] of Object.entries(v).slice(0, 16)) {
+    if (typeof x === 'number' || (typeof x === 'string' && x.length <= 40)) out[k] = x;
+    else if (isObj(x)) out[k] = Object.fromEntries(Object.entries(x).slice(0, 8).filter(([, y]) => typeof y === 'number' || (typeof y === 'string' && y.length <= 40)));
+  }
+  return out;
+}
+
 function convertNative(doc, budget) {
   if (doc.version !== undefined && doc.version !== 1) {
     throw new TreeFormatError('$.version', 'version 1 or 2', typeName(doc.version));
@@ -573,6 +583,8 @@ export function nativeHeader(doc) {
     format: 'plyscope-tree',
     meta,
     settings: doc.settings ? entriesOf(doc.settings) : [],
+    // How the values read (checked when used: format.js valueScale); absent in foreign documents.
+    values: isObj(doc.values) ? plainValues(doc.values) : null,
     stats: doc.stats ? Object.fromEntries(entriesOf(doc.stats)) : null,
     chosen: doc.chosen ? { move: doc.chosen.move == null ? null : show(doc.chosen.move), rank: num(doc.chosen.rank), reason: doc.chosen.reason == null ? null : show(doc.chosen.reason) } : null,
   };
@@ -986,6 +998,7 @@ export function toDocument(model) {
     algorithm: model.meta.algorithm ?? (model.format === 'mcts' ? 'mcts' : 'other'),
     ...(model.meta.evaluator ? { evaluator: model.meta.evaluator } : {}),
     perspective: model.meta.perspective ?? 'unknown',
+    ...(model.values ? { values: model.values } : {}),
     settings: Object.fromEntries(model.settings),
     stats: model.stats ?? { nodes: model.count, leaves: 0, time_ms: 0, prune_events: 0, pruned_nodes: 0, tt_hits: 0, depth_reached: 0, truncated: false },
     ...(model.chosen ? { chosen: model.chosen } : {}),

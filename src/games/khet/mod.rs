@@ -25,7 +25,7 @@ pub mod notation;
 pub mod setups;
 mod view;
 
-use super::{GameInfo, Playable};
+use super::{AiDefaults, GameInfo, Playable};
 use crate::core::{
     split_variant, Error, Game, IllegalMove, Outcome, ParseMoveError, ParsePositionError,
     PerftConvention, PerftLimit, PlayerId, Turn, Unbounded, ZobristTable,
@@ -988,6 +988,10 @@ impl Playable for Khet {
         ],
         chance: false,
         players: 2,
+        ai: AiDefaults {
+            depth: 8,
+            time_ms: 3000,
+        },
     };
 
     fn new_game(id: &str) -> Result<Self, Error> {
