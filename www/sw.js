@@ -47,6 +47,7 @@ const OPTIONAL = [
   './tree/import.js',
   './tree/binary.js',
   './tree/compact.js',
+  './tree/compact-write.js',
   './tree/analysis.js',
   './tree/parse-worker.js',
   './tree/layout.js',

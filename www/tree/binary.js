@@ -260,6 +260,8 @@ export function binaryModel(buffer) {
     // What analysis.js's treeCounts would count, without walking (and so making) every node.
     treeCounts: { boxes: n, positions: n - t.perKind[5] - t.perKind[6], cutoffs: t.perKind[5], unrecorded: t.perKind[6] },
     binaryBytes: buffer.byteLength,
+    /** The binary form itself (Download writes version 2 straight from its arrays). */
+    buffer,
     /** The node numbered `id`, or null. */
     byId: (id) => {
       const i = typeof id === 'number' ? id : /^\d+$/.test(String(id)) ? Number(id) : -1;
