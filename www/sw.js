@@ -46,6 +46,7 @@ const OPTIONAL = [
   './tree/format.js',
   './tree/import.js',
   './tree/binary.js',
+  './tree/pack.js',
   './tree/compact.js',
   './tree/compact-write.js',
   './tree/analysis.js',
