@@ -31,6 +31,7 @@ const CORE = [
   './board/canvas.js',
   './board/hex.js',
   './board/oriented.js',
+  './board/tree.js',
   './preview.js',
   './manifest.webmanifest',
   './icons/icon.svg',
