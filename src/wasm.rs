@@ -8,9 +8,8 @@
 use crate::core::{BoardView, Coord};
 use crate::games::CATALOGUE;
 use crate::search::{Hooks, Progress, SearchConfig};
-use crate::session::{edit_variant, new_session, random_variant, AnySession};
+use crate::session::{edit_variant, new_session, random_variant, AnySession, SearchReport};
 use crate::tree::Tree;
-use crate::tree::TreeDocument;
 use serde::Serialize;
 use std::sync::Once;
 use wasm_bindgen::prelude::*;
@@ -224,29 +223,9 @@ impl Engine {
         progress_ms: Option<f64>,
         iteration: Option<js_sys::Function>,
     ) -> Result<String, JsError> {
-        let cfg = SearchConfig::from_json(options_json).map_err(err)?;
-        let mut report = |p: &Progress| {
-            if let (Some(f), Ok(v)) = (progress.as_ref(), to_js(p)) {
-                // A failing callback must not stop the search.
-                let _ = f.call1(&JsValue::NULL, &v);
-            }
-        };
-        let mut each_iteration = |doc: &Tree| {
-            if let (Some(f), Ok(v)) = (iteration.as_ref(), to_js(doc)) {
-                let _ = f.call1(&JsValue::NULL, &v);
-            }
-        };
-        let hooks = Hooks {
-            stop: None,
-            progress: Some(&mut report),
-            progress_every_ms: progress_ms.filter(|&ms| ms > 0.0).unwrap_or(50.0),
-            iteration: if iteration.is_some() {
-                Some(&mut each_iteration)
-            } else {
-                None
-            },
-        };
-        let r = self.session.search(&cfg, hooks).map_err(err)?;
+        let r = self.run_search(options_json, progress, progress_ms, iteration, |t| {
+            to_js(t).ok()
+        })?;
         serde_json::to_string(&r)
             .map_err(|e| JsError::new(&format!("cannot write the search report: {e}")))
     }
@@ -265,29 +244,9 @@ impl Engine {
         progress_ms: Option<f64>,
         iteration: Option<js_sys::Function>,
     ) -> Result<js_sys::Object, JsError> {
-        let cfg = SearchConfig::from_json(options_json).map_err(err)?;
-        let mut report = |p: &Progress| {
-            if let (Some(f), Ok(v)) = (progress.as_ref(), to_js(p)) {
-                let _ = f.call1(&JsValue::NULL, &v);
-            }
-        };
-        let mut each_iteration = |t: &Tree| {
-            if let Some(f) = iteration.as_ref() {
-                let bytes = js_sys::Uint8Array::from(&t.to_binary()[..]);
-                let _ = f.call1(&JsValue::NULL, &bytes);
-            }
-        };
-        let hooks = Hooks {
-            stop: None,
-            progress: Some(&mut report),
-            progress_every_ms: progress_ms.filter(|&ms| ms > 0.0).unwrap_or(50.0),
-            iteration: if iteration.is_some() {
-                Some(&mut each_iteration)
-            } else {
-                None
-            },
-        };
-        let mut r = self.session.search(&cfg, hooks).map_err(err)?;
+        let mut r = self.run_search(options_json, progress, progress_ms, iteration, |t| {
+            Some(js_sys::Uint8Array::from(&t.to_binary()[..]).into())
+        })?;
         let tree = r.tree.take();
         let out = js_sys::Object::new();
         let text = serde_json::to_string(&r)
@@ -302,6 +261,41 @@ impl Engine {
                 .map_err(|_| JsError::new("cannot build the search result"))?;
         }
         Ok(out)
+    }
+
+    /// The search behind [`Engine::search`] and [`Engine::search_binary`]: `progress` is called
+    /// with each progress report, and `iteration` with each completed iteration's tree as `send`
+    /// turns it into a JavaScript value. A failing callback does not stop the search.
+    fn run_search(
+        &self,
+        options_json: &str,
+        progress: Option<js_sys::Function>,
+        progress_ms: Option<f64>,
+        iteration: Option<js_sys::Function>,
+        send: impl Fn(&Tree) -> Option<JsValue>,
+    ) -> Result<SearchReport, JsError> {
+        let cfg = SearchConfig::from_json(options_json).map_err(err)?;
+        let mut report = |p: &Progress| {
+            if let (Some(f), Ok(v)) = (progress.as_ref(), to_js(p)) {
+                let _ = f.call1(&JsValue::NULL, &v);
+            }
+        };
+        let mut each_iteration = |t: &Tree| {
+            if let (Some(f), Some(v)) = (iteration.as_ref(), send(t)) {
+                let _ = f.call1(&JsValue::NULL, &v);
+            }
+        };
+        let hooks = Hooks {
+            stop: None,
+            progress: Some(&mut report),
+            progress_every_ms: progress_ms.filter(|&ms| ms > 0.0).unwrap_or(50.0),
+            iteration: if iteration.is_some() {
+                Some(&mut each_iteration)
+            } else {
+                None
+            },
+        };
+        self.session.search(&cfg, hooks).map_err(err)
     }
 
     /// Perft from the current position (leaf count to `depth` plies) with the game's convention.

@@ -370,7 +370,7 @@ impl Labels {
 pub struct BoardView {
     /// How the cells are laid out.
     pub geometry: Geometry,
-    /// The look the game asks for (`"discs"`, `"marks"`, `"tiles"`); a renderer that does not know
+    /// The look the game asks for (`"discs"`, `"marks"`, `"tiles"`, `"slots"`); a renderer that does not know
     /// it uses its default.
     pub style: &'static str,
     /// Labels along the edges, for square boards.

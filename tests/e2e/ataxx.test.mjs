@@ -146,6 +146,10 @@ test('the layout editor toggles mirrored cells; refused layouts show the engine 
   const msg = await page.textContent('[data-testid=wall-error]');
   assert.match(msg, /0x0776/i);
   assert.equal((await state(page)).game, 'ataxx-8020', 'a refused layout leaves the game as it was');
+  // The editor cannot draw a refused layout: it keeps the last playable one, dimmed and named.
+  await page.waitForFunction(() => document.querySelector('[data-testid=wall-editor]').classList.contains('stale'));
+  assert.equal(await page.getAttribute('[data-testid=wall-editor]', 'data-code'), '8020');
+  assert.equal(await page.locator('[data-testid=wall-editor] button.wall').count(), 5);
   // Nonsense is refused by the engine's reader.
   await page.fill('[data-testid=wall-code]', 'zz<b>');
   await page.click('[data-testid=wall-play]');
@@ -156,6 +160,7 @@ test('the layout editor toggles mirrored cells; refused layouts show the engine 
   // A random layout: at most six bits, playable, and the game starts on it.
   await page.click('[data-testid=wall-random]');
   await page.waitForFunction(() => /^ataxx(-[0-9A-F]{4})?$/.test(window.plyscope.state.game) && window.plyscope.state.game !== 'ataxx-8020');
+  await page.waitForFunction(() => !document.querySelector('[data-testid=wall-editor]').classList.contains('stale'));
   const code = parseInt((await state(page)).game.slice(6) || '0', 16);
   let bits = 0;
   for (let c = code; c; c >>= 1) bits += c & 1;

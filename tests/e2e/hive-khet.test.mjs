@@ -184,3 +184,114 @@ for (const [name, viewport] of [
     await context.close();
   });
 }
+
+test('Hive by keyboard: I picks a piece in hand, the arrows walk its places, Space places it', async () => {
+  const { context, page, errors } = await openApp(env, DESKTOP);
+  await pickGame(page, 'hive');
+  await fixDepth(page, 1, 1);
+  const view = await page.evaluate(() => window.plyscope.view);
+  const slots = [];
+  for (const m of view.moves) if (m.hand && !slots.some((s) => s.player === m.hand.player && s.index === m.hand.index)) slots.push(m.hand);
+  slots.sort((a, b) => a.player - b.player || a.index - b.index);
+  assert.ok(slots.length >= 2, 'several pieces can be placed at the start');
+  await page.locator('body').click({ position: { x: 5, y: 5 } });
+  const picked = () => page.evaluate(() => window.plyscope.board.decor.selectedHand);
+  await page.keyboard.press('i');
+  assert.deepEqual(await picked(), slots[0], 'I picks the first placeable piece');
+  await page.keyboard.press('i');
+  assert.deepEqual(await picked(), slots[1], 'I again: the next one');
+  await page.keyboard.press('Shift+I');
+  await page.keyboard.press('Shift+I');
+  assert.deepEqual(await picked(), slots.at(-1), 'Shift+I goes back, round to the last');
+  const slot = slots.at(-1);
+  const places = view.moves.filter((m) => m.hand && m.hand.player === slot.player && m.hand.index === slot.index);
+  // The arrows now walk only that piece's places; Space places it on the highlighted one.
+  await page.keyboard.press('ArrowRight');
+  const cursor = await page.evaluate(() => window.plyscope.board.decor.cursor);
+  const target = places.find((m) => m.to.x === cursor.x && m.to.y === cursor.y);
+  assert.ok(target, `the cursor ${JSON.stringify(cursor)} is on one of the piece's places`);
+  await page.keyboard.press('Space');
+  await page.waitForFunction(() => window.plyscope.state.history.length > 0);
+  assert.equal((await state(page)).history[0], target.text, 'Space placed the picked piece there');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('Hive: the Pillbug throws an enemy piece when picked first, then the target', async () => {
+  const { context, page, errors } = await openApp(env, DESKTOP);
+  await pickGame(page, 'hive');
+  await fixDepth(page, 1, 1);
+  // White's Pillbug at the centre with Black's Spider west of it, which nothing pins and which did
+  // not move last (Black's Queen did): White may throw the Spider to an empty hex beside the Pillbug.
+  await page.click('#position-box summary');
+  await page.fill('[data-testid=position-text]', 'Base+P;InProgress;White[4];wP;bS1 -wP;wQ wP-;bQ \\bS1;wA1 wQ-;bQ \\wP');
+  await page.click('[data-testid=set-position]');
+  await page.waitForFunction(() => window.plyscope.state.history.length === 6 || /bQ/.test(window.plyscope.state.position));
+  const view = await page.evaluate(() => window.plyscope.view);
+  const at = (c) => view.cells.find((x) => x.at.x === c.x && x.at.y === c.y)?.pieces.at(-1);
+  const throws = view.moves.filter((m) => m.from && at(m.from)?.owner === 1 && (m.sources || []).some((s) => at(s)?.kind === 'pillbug'));
+  assert.ok(throws.length >= 2, `throws of the Spider offered: ${throws.map((m) => m.text).join(', ')}`);
+  const m = throws[0];
+  const pillbug = m.sources.find((s) => at(s)?.kind === 'pillbug');
+  const before = (await state(page)).history.length;
+  await clickCell(page, pillbug);
+  // The Pillbug picked: its throws are among the marked targets.
+  await page.waitForFunction(() => (window.plyscope.board.decor.hints || []).length > 0);
+  const hints = await page.evaluate(() => window.plyscope.board.decor.hints.map((h) => `${h.x},${h.y}`));
+  for (const t of throws) assert.ok(hints.includes(`${t.to.x},${t.to.y}`), `throw target ${t.text} marked`);
+  await clickCell(page, m.to);
+  await page.waitForFunction((n) => window.plyscope.state.history.length > n, before);
+  assert.equal((await state(page)).history[before], m.text, 'the throw was played');
+  const after = await page.evaluate(() => window.plyscope.view);
+  const moved = after.cells.find((x) => x.at.x === m.to.x && x.at.y === m.to.y)?.pieces.at(-1);
+  assert.equal(moved?.owner, 1, "Black's piece now stands where it was thrown");
+  await shot(page, 'hive-pillbug-throw');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('Hive (phone): two fingers pinch-zoom and pan the board; the pinch plays no move', async () => {
+  const { context, page, errors } = await openApp(env, PHONE);
+  await pickGame(page, 'hive');
+  await fixDepth(page, 1, 1);
+  const view = await page.evaluate(() => window.plyscope.view);
+  const first = view.moves.find((m) => m.hand && m.hand.index === 1);
+  await clickHand(page, first.hand);
+  await clickCell(page, first.to);
+  await aiAnswered(page, 0);
+  await page.waitForFunction(() => !window.plyscope.board.animating);
+  const r = await page.evaluate(async () => {
+    const b = window.plyscope.board;
+    const c = b.canvas.getBoundingClientRect();
+    const cx = c.left + c.width / 2;
+    const cy = c.top + c.height / 2;
+    const fire = (type, id, x, y) =>
+      b.canvas.dispatchEvent(new PointerEvent(type, { pointerId: id, pointerType: 'touch', isPrimary: id === 1, clientX: x, clientY: y, bubbles: true, buttons: type === 'pointerup' ? 0 : 1 }));
+    const cam0 = b.layoutCamera();
+    const mid0 = b.toCanvas(cx, cy);
+    const held = { x: (mid0.px - cam0.ox) / cam0.s, y: (mid0.py - cam0.oy) / cam0.s };
+    fire('pointerdown', 1, cx - 30, cy);
+    fire('pointerdown', 2, cx + 30, cy);
+    // Apart to twice the distance, and the midpoint 40 px down.
+    fire('pointermove', 1, cx - 60, cy + 40);
+    fire('pointermove', 2, cx + 60, cy + 40);
+    const cam1 = b.layoutCamera();
+    const mid1 = b.toCanvas(cx, cy + 40);
+    fire('pointerup', 2, cx + 60, cy + 40);
+    fire('pointerup', 1, cx - 60, cy + 40);
+    return {
+      zoom: b.user.zoom,
+      scale: cam1.s / cam0.s,
+      // Where the board point first under the fingers' midpoint is drawn now, against the new midpoint.
+      drift: Math.hypot(cam1.ox + held.x * cam1.s - mid1.px, cam1.oy + held.y * cam1.s - mid1.py),
+    };
+  });
+  assert.ok(Math.abs(r.zoom - 2) < 1e-6, `zoom ${r.zoom}`);
+  assert.ok(Math.abs(r.scale - 2) < 1e-6, `scale ${r.scale}`);
+  assert.ok(r.drift < 1, `the held point follows the fingers (off by ${r.drift} px)`);
+  await page.waitForTimeout(50);
+  assert.equal((await state(page)).history.length, 2, 'the pinch played nothing');
+  await shot(page, 'hive-pinched-phone');
+  assert.deepEqual(errors, []);
+  await context.close();
+});

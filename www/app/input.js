@@ -1,6 +1,6 @@
 // The player's input on the board: clicks on cells (a source, then a target, for moves from a cell
 // to a cell), swipes by finger or mouse (Threes), and the keyboard (cursor, Space, undo and redo,
-// levels, pause, step, hint, and the Konami code).
+// pieces in hand, levels, pause, step, hint, and the Konami code).
 import { state, thinking, humanToMove, humanPlay, sideIndex, undo, redo, restart, togglePause, step, suggest, cancelSearch } from './flow.js';
 import {
   view,
@@ -108,9 +108,20 @@ function explainTargets(c) {
 let drag = null;
 let press = null;
 let dragged = false;
+// Pointers down on the board; with two or more (a pinch on a board that zooms) no press or swipe
+// counts as a move until every finger is lifted.
+const down = new Set();
+let multi = false;
 canvas.addEventListener('pointerdown', (ev) => {
+  down.add(ev.pointerId);
   dragged = false;
   press = null;
+  if (down.size > 1) {
+    multi = true;
+    drag = null;
+    return;
+  }
+  multi = false;
   if (!swipeGame()) {
     if (board) press = { hit: board.hitTest(ev.clientX, ev.clientY), id: ev.pointerId };
     return;
@@ -119,6 +130,13 @@ canvas.addEventListener('pointerdown', (ev) => {
   canvas.setPointerCapture?.(ev.pointerId);
 });
 canvas.addEventListener('pointerup', (ev) => {
+  down.delete(ev.pointerId);
+  if (multi) {
+    press = null;
+    drag = null;
+    dragged = true; // nor is the lift a click
+    return;
+  }
   const p = press;
   press = null;
   if (p && p.id === ev.pointerId && board && p.hit) dragToCell(p.hit, board.hitTest(ev.clientX, ev.clientY));
@@ -139,7 +157,8 @@ canvas.addEventListener('pointerup', (ev) => {
   }
   humanPlay(m.text);
 });
-canvas.addEventListener('pointercancel', () => {
+canvas.addEventListener('pointercancel', (ev) => {
+  down.delete(ev.pointerId);
   drag = null;
   press = null;
 });
@@ -178,7 +197,10 @@ const KONAMI = ['ArrowUp', 'ArrowUp', 'ArrowDown', 'ArrowDown', 'ArrowLeft', 'Ar
 let konamiAt = 0;
 
 function cycleMove(dir) {
-  const cells = moveCells();
+  // With a source picked (a piece on the board or in hand), only its targets.
+  let cells = moveCells();
+  if (selected) cells = cells.filter((c) => startsFrom(c, selected));
+  else if (selectedHand) cells = cells.filter((c) => placesFrom(c, selectedHand));
   if (!cells.length || !view) return;
   // Reading order (moveCells is sorted by row, then column), whatever the geometry.
   const key = (c) => c.y * 65536 + c.x;
@@ -188,6 +210,29 @@ function cycleMove(dir) {
   else next = [...cells].reverse().find((c) => key(c) < cur) || cells[cells.length - 1];
   say(`Highlighted ${next.move}.`);
   setCursor(next);
+}
+
+/** Picks the next (dir 1) or previous (dir -1) piece in hand that a legal move places, in the
+ * order of the hands (I and Shift+I): the keyboard's way to what a click on a hand piece does. */
+function cycleHand(dir) {
+  if (!view || !state || state.outcome) return;
+  const slots = [];
+  for (const m of view.moves) {
+    if (m.hand && !slots.some((s) => placesFrom(m, s))) slots.push(m.hand);
+  }
+  if (!slots.length) {
+    say('No piece in hand can be placed now.', true);
+    return;
+  }
+  slots.sort((a, b) => a.player - b.player || a.index - b.index);
+  const at = selectedHand ? slots.findIndex((s) => s.player === selectedHand.player && s.index === selectedHand.index) : -1;
+  const next = slots[(at + dir + slots.length * 2 + (at < 0 && dir < 0 ? 1 : 0)) % slots.length];
+  setSelectedHand(next);
+  const held = view.hands?.[next.player]?.[next.index];
+  const name = held ? held.piece.kind || held.piece.label : 'piece';
+  const count = held && held.count > 1 ? ` (${held.count} in hand)` : '';
+  say(`Selected ${name}${count}: move the cursor to a marked cell and press Space to place it.`);
+  if (state.to_move !== 'chance') renderMoveButtons();
 }
 
 /** Moves the keyboard cursor the way an arrow key points; the renderer says which cell that is
@@ -278,6 +323,11 @@ document.addEventListener('keydown', (ev) => {
       break;
     case 'Escape':
       cancelSearch();
+      break;
+    case 'i':
+    case 'I':
+      if (thinking || !humanToMove()) return;
+      cycleHand(ev.shiftKey ? -1 : 1);
       break;
     case 'p':
     case 'P':

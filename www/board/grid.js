@@ -6,6 +6,8 @@
 // setView(view, animate)   view: the engine's BoardView (geometry square or tiles)
 // setDecor({hints: [{x, y, kind}], cursor: {x,y}|null, selected: {x,y}|null, showCursor: bool})
 
+import { CanvasBoard, easeOut, reducedMotion, roundRect, valueBadge } from './canvas.js';
+
 const PLACE_MS = 180;
 const FLIP_MS = 360;
 const SLIDE_MS = 130;
@@ -42,6 +44,23 @@ const THEMES = {
     players: ['#161616', '#f4f4f0'],
     rims: ['#000000', '#b9b9b2'],
   },
+  // A frame of holes that discs drop into (Connect Four).
+  slots: {
+    board: '#1f5fb8',
+    boardAlt: '#1f5fb8',
+    line: '#1f5fb8',
+    frame: '#174b94',
+    label: '#dce8fb',
+    hole: '#e8eef7',
+    holeRim: '#16468a',
+    hint: 'rgba(31, 95, 184, 0.35)',
+    last: '#ffffff',
+    cursor: '#ffd84a',
+    wall: '#888',
+    players: ['#d8342c', '#f4c21b'],
+    rims: ['#8e1c16', '#a8800a'],
+    drop: true,
+  },
   marks: {
     board: '#fbf7ee',
     boardAlt: '#fbf7ee',
@@ -56,10 +75,6 @@ const THEMES = {
     rims: ['#c0392b', '#1f5fa8'],
   },
 };
-
-function reducedMotion() {
-  return window.matchMedia && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
-}
 
 /**
  * The grid a board view describes: {w, h, cells, kinds, walls}. `cells[i]` is what the animations
@@ -85,41 +100,16 @@ export function gridOf(view) {
   return { w, h, cells, kinds, walls };
 }
 
-export class GridBoard {
+export class GridBoard extends CanvasBoard {
   /** @param {HTMLCanvasElement} canvas */
   constructor(canvas) {
-    this.canvas = canvas;
-    this.ctx = canvas.getContext('2d');
+    super(canvas);
     this.style = 'discs';
     this.colours = null; // the players' colours when the view gives them
     this.boardView = null; // the engine's view last shown
     this.view = null; // its grid (gridOf)
-    this.decor = { hints: [], last: null, cursor: null, selected: null, showCursor: false };
+    this.decor = { ...this.decor, last: null };
     this.anims = new Map(); // cell index -> {kind, from, to, start, delay}
-    this.rainbow = false;
-    this.frame = 0;
-    this.dirty = true;
-    this.resizeObserver = new ResizeObserver(() => this.resize());
-    this.resizeObserver.observe(canvas);
-    this.resize();
-  }
-
-  destroy() {
-    this.resizeObserver.disconnect();
-    cancelAnimationFrame(this.frame);
-  }
-
-  resize() {
-    const r = this.canvas.getBoundingClientRect();
-    const dpr = window.devicePixelRatio || 1;
-    const w = Math.max(1, Math.round(r.width * dpr));
-    const h = Math.max(1, Math.round(r.height * dpr));
-    if (this.canvas.width !== w || this.canvas.height !== h) {
-      this.canvas.width = w;
-      this.canvas.height = h;
-    }
-    this.dpr = dpr;
-    this.request();
   }
 
   /** Shows the engine's board view; when `animate` (a move was played), pieces that appeared or
@@ -206,22 +196,9 @@ export class GridBoard {
     }
   }
 
-  setDecor(decor) {
-    this.decor = { ...this.decor, ...decor };
-    this.request();
-  }
-
   /** Whether an animation is still running. */
   get animating() {
     return this.anims.size > 0;
-  }
-
-  request() {
-    if (this.frame) return;
-    this.frame = requestAnimationFrame(() => {
-      this.frame = 0;
-      this.draw();
-    });
   }
 
   /** The board's square in canvas pixels: {x0, y0, cell, margin}. */
@@ -239,9 +216,7 @@ export class GridBoard {
    * pieces in hand, so it never answers `{hand}`). */
   hitTest(clientX, clientY) {
     if (!this.view) return null;
-    const r = this.canvas.getBoundingClientRect();
-    const px = ((clientX - r.left) * this.canvas.width) / r.width;
-    const py = ((clientY - r.top) * this.canvas.height) / r.height;
+    const { px, py } = this.toCanvas(clientX, clientY);
     const { x0, y0, cell } = this.geometry();
     const x = Math.floor((px - x0) / cell);
     const y = Math.floor((py - y0) / cell);
@@ -264,12 +239,8 @@ export class GridBoard {
 
   /** The centre of a cell in client (CSS) coordinates, for tests and tooltips. */
   cellCenter(x, y) {
-    const r = this.canvas.getBoundingClientRect();
     const { x0, y0, cell } = this.geometry();
-    return {
-      x: r.left + ((x0 + (x + 0.5) * cell) * r.width) / this.canvas.width,
-      y: r.top + ((y0 + (y + 0.5) * cell) * r.height) / this.canvas.height,
-    };
+    return this.toClient(x0 + (x + 0.5) * cell, y0 + (y + 0.5) * cell);
   }
 
   playerColour(p, t) {
@@ -318,6 +289,15 @@ export class GridBoard {
         const i = y * v.w + x;
         ctx.fillStyle = (x + y) % 2 ? th.boardAlt : th.board;
         ctx.fillRect(x0 + x * cell, y0 + y * cell, cell, cell);
+        if (th.hole) {
+          ctx.beginPath();
+          ctx.arc(x0 + (x + 0.5) * cell, y0 + (y + 0.5) * cell, cell * 0.42, 0, Math.PI * 2);
+          ctx.fillStyle = th.hole;
+          ctx.fill();
+          ctx.lineWidth = Math.max(1, cell * 0.03);
+          ctx.strokeStyle = th.holeRim;
+          ctx.stroke();
+        }
         if (v.walls.has(i)) {
           ctx.fillStyle = th.wall;
           const g = cell * 0.06;
@@ -370,7 +350,7 @@ export class GridBoard {
     }
 
     // The last move, under the piece, on boards whose pieces are marks (a dot would cross them).
-    if (this.decor.last && this.style !== 'discs') {
+    if (this.decor.last && this.style !== 'discs' && this.style !== 'slots') {
       const c = this.decor.last;
       ctx.fillStyle = 'rgba(255, 196, 0, 0.22)';
       ctx.fillRect(x0 + c.x * cell, y0 + c.y * cell, cell, cell);
@@ -385,7 +365,7 @@ export class GridBoard {
       let sx = 1;
       let sy = 1;
       const cx = x0 + (x + 0.5) * cell;
-      const cy = y0 + (y + 0.5) * cell;
+      let cy = y0 + (y + 0.5) * cell;
       if (a && a.kind === 'slide') {
         // A card sliding in from the cell behind, then (when it merged) a short pop.
         const t = now - a.start;
@@ -413,7 +393,11 @@ export class GridBoard {
         const t = now - a.start - a.delay;
         const dur = a.kind === 'flip' ? FLIP_MS : PLACE_MS;
         if (t >= dur) this.anims.delete(i);
-        else if (a.kind === 'place') {
+        else if (a.kind === 'place' && th.drop) {
+          // A disc falls from above the board to its cell, faster as it goes.
+          const k = Math.max(0, t / dur);
+          cy -= (y + 1) * cell * (1 - k * k);
+        } else if (a.kind === 'place') {
           const k = Math.max(0, t / dur);
           sx = sy = easeOut(k);
         } else {
@@ -437,7 +421,7 @@ export class GridBoard {
       ctx.strokeRect(x0 + c.x * cell + g, y0 + c.y * cell + g, cell - 2 * g, cell - 2 * g);
     };
     const lw = Math.max(2, cell * 0.06);
-    if (this.decor.last && this.style === 'discs') {
+    if (this.decor.last && (this.style === 'discs' || this.style === 'slots')) {
       const c = this.decor.last;
       ctx.fillStyle = th.last;
       ctx.beginPath();
@@ -458,18 +442,7 @@ export class GridBoard {
     }
     // Candidate moves of the last search or hint: a small label with the value.
     for (const c of this.decor.candidates || []) {
-      const fs = Math.max(9, Math.round(cell * 0.2));
-      ctx.font = `700 ${fs}px system-ui, sans-serif`;
-      const w = Math.min(cell - 4, ctx.measureText(c.text).width + fs * 0.6);
-      const bx = x0 + (c.x + 0.5) * cell - w / 2;
-      const by = y0 + (c.y + 1) * cell - fs * 1.35 - 2;
-      ctx.fillStyle = c.best ? 'rgba(20, 90, 50, 0.92)' : 'rgba(30, 30, 30, 0.78)';
-      roundRect(ctx, bx, by, w, fs * 1.35, fs * 0.3);
-      ctx.fill();
-      ctx.fillStyle = '#fff';
-      ctx.textAlign = 'center';
-      ctx.textBaseline = 'middle';
-      ctx.fillText(c.text, x0 + (c.x + 0.5) * cell, by + fs * 0.7, cell - 6);
+      valueBadge(ctx, c.text, x0 + (c.x + 0.5) * cell, y0 + (c.y + 1) * cell - 2, Math.max(9, Math.round(cell * 0.2)), cell - 4, c.best);
     }
     mark(this.decor.selected, th.last, lw, lw / 2);
     if (this.decor.showCursor) mark(this.decor.cursor, th.cursor, lw, lw / 2 + 1);
@@ -535,18 +508,4 @@ export class GridBoard {
     }
     ctx.restore();
   }
-}
-
-function easeOut(k) {
-  return 1 - (1 - k) * (1 - k);
-}
-
-function roundRect(ctx, x, y, w, h, r) {
-  ctx.beginPath();
-  ctx.moveTo(x + r, y);
-  ctx.arcTo(x + w, y, x + w, y + h, r);
-  ctx.arcTo(x + w, y + h, x, y + h, r);
-  ctx.arcTo(x, y + h, x, y, r);
-  ctx.arcTo(x, y, x + w, y, r);
-  ctx.closePath();
 }

@@ -3,8 +3,8 @@
 // a stack, bottom first, drawn as its top piece with the pieces under it peeking out and a height
 // badge (hover or press a stack for the whole stack); each player's pieces in hand in a strip
 // beside the board, with their counts, which clicks pick. The board fits the canvas and recentres
-// as the group of pieces grows; the mouse wheel zooms and a mouse drag pans (both reset when the board
-// changes). It reads the view alone and knows no rules.
+// as the group of pieces grows; the mouse wheel or a two-finger pinch zooms, and a mouse drag or the
+// pinch's two fingers pan (all reset when the board changes; one finger still scrolls the page). It reads the view alone and knows no rules.
 //
 //   new HexBoard(canvas); b.setView(view, animate); b.setDecor({hints, cursor, selected, showCursor})
 //   b.hitTest(clientX, clientY) -> {x, y} | {hand: {player, index}} | null
@@ -14,7 +14,7 @@
 // For tests, the canvas's data attributes say what was drawn: data-pieces (pieces on the board),
 // data-stacks ("q,r:height" of every stack of two or more), data-hands ("Q1 S2 ...|..." per player)
 // and data-hints (targets outlined).
-import { CanvasBoard, easeOut, reducedMotion, roundRect } from './canvas.js';
+import { CanvasBoard, easeOut, reducedMotion, roundRect, valueBadge } from './canvas.js';
 
 const SQRT3 = Math.sqrt(3);
 const MOVE_MS = 240;
@@ -76,9 +76,14 @@ export class HexBoard extends CanvasBoard {
     this.hover = null; // a stack's cell under the pointer {q, r}
     this.layoutCache = null;
     this.drag = null;
+    this.touches = new Map(); // touch pointers down: pointerId -> client {x, y}
+    this.pinch = null; // two fingers down: {dist, zoom, ux, uy} when the pinch began
     this.onPointerDown = (ev) => this.pointerDown(ev);
     this.onPointerMove = (ev) => this.pointerMove(ev);
     this.onPointerUp = (ev) => this.pointerUp(ev);
+    this.touchAction = canvas.style.touchAction;
+    // One finger scrolls the page as on any canvas; two fingers are the board's (pinch and pan).
+    canvas.style.touchAction = 'pan-x pan-y';
     this.onLeave = () => this.setHover(null);
     this.onWheel = (ev) => this.wheel(ev);
     this.onClickCapture = (ev) => {
@@ -92,6 +97,7 @@ export class HexBoard extends CanvasBoard {
     canvas.addEventListener('pointerdown', this.onPointerDown);
     canvas.addEventListener('pointermove', this.onPointerMove);
     canvas.addEventListener('pointerup', this.onPointerUp);
+    canvas.addEventListener('pointercancel', this.onPointerUp);
     canvas.addEventListener('pointerleave', this.onLeave);
     canvas.addEventListener('wheel', this.onWheel, { passive: false });
     canvas.addEventListener('click', this.onClickCapture, { capture: true });
@@ -103,7 +109,9 @@ export class HexBoard extends CanvasBoard {
     c.removeEventListener('pointerdown', this.onPointerDown);
     c.removeEventListener('pointermove', this.onPointerMove);
     c.removeEventListener('pointerup', this.onPointerUp);
+    c.removeEventListener('pointercancel', this.onPointerUp);
     c.removeEventListener('pointerleave', this.onLeave);
+    c.style.touchAction = this.touchAction;
     c.removeEventListener('wheel', this.onWheel);
     c.removeEventListener('click', this.onClickCapture, { capture: true });
   }
@@ -378,6 +386,10 @@ export class HexBoard extends CanvasBoard {
 
   pointerDown(ev) {
     this.panned = false;
+    if (ev.pointerType === 'touch') {
+      this.touches.set(ev.pointerId, { x: ev.clientX, y: ev.clientY });
+      if (this.touches.size === 2) this.startPinch();
+    }
     // A mouse drag from an empty place pans (a drag from a piece is the page's: a move).
     if (ev.pointerType === 'mouse' && ev.button === 0 && this.emptyAt(ev.clientX, ev.clientY)) {
       this.drag = { x: ev.clientX, y: ev.clientY, dx: this.user.dx, dy: this.user.dy, moved: false };
@@ -387,6 +399,13 @@ export class HexBoard extends CanvasBoard {
   }
 
   pointerMove(ev) {
+    if (ev.pointerType === 'touch' && this.touches.has(ev.pointerId)) {
+      this.touches.set(ev.pointerId, { x: ev.clientX, y: ev.clientY });
+      if (this.pinch) {
+        this.movePinch();
+        return;
+      }
+    }
     if (this.drag && ev.buttons & 1) {
       const dx = ev.clientX - this.drag.x;
       const dy = ev.clientY - this.drag.y;
@@ -402,7 +421,11 @@ export class HexBoard extends CanvasBoard {
     if (ev.pointerType === 'mouse') this.setHover(this.stackAt(ev.clientX, ev.clientY));
   }
 
-  pointerUp() {
+  pointerUp(ev) {
+    if (ev && ev.pointerType === 'touch') {
+      this.touches.delete(ev.pointerId);
+      if (this.touches.size < 2) this.pinch = null;
+    }
     if (this.drag && this.drag.moved) this.panned = true;
     this.drag = null;
     this.canvas.style.cursor = '';
@@ -413,19 +436,47 @@ export class HexBoard extends CanvasBoard {
     ev.preventDefault();
     const { px, py } = this.toCanvas(ev.clientX, ev.clientY);
     const old = this.layoutCamera();
-    const zoom = Math.min(4, Math.max(0.5, this.user.zoom * Math.exp(-ev.deltaY * 0.0015)));
     // Keep the point under the pointer where it is.
+    this.zoomTo(Math.min(4, Math.max(0.5, this.user.zoom * Math.exp(-ev.deltaY * 0.0015))), (px - old.ox) / old.s, (py - old.oy) / old.s, px, py);
+  }
+
+  /** Sets the user's zoom so that the board point (ux, uy) (in hex units) is drawn at canvas
+   * pixel (px, py). */
+  zoomTo(zoom, ux, uy, px, py) {
     const { area, fit } = this.layout();
     const cx = area.x + area.w / 2;
     const cy = area.y + area.h / 2;
-    const ux = (px - old.ox) / old.s;
-    const uy = (py - old.oy) / old.s;
     const s = fit.s * zoom;
     this.user.zoom = zoom;
     this.user.dx = px - ux * s - (cx + (fit.ox - cx) * zoom);
     this.user.dy = py - uy * s - (cy + (fit.oy - cy) * zoom);
     this.cameraAnim = null;
     this.request();
+  }
+
+  /** The two fingers down: their midpoint in canvas pixels and their distance in client pixels. */
+  fingers() {
+    const [a, b] = [...this.touches.values()];
+    const mid = this.toCanvas((a.x + b.x) / 2, (a.y + b.y) / 2);
+    return { px: mid.px, py: mid.py, dist: Math.max(1, Math.hypot(a.x - b.x, a.y - b.y)) };
+  }
+
+  /** Two fingers came down: the board point between them is the one the pinch holds. */
+  startPinch() {
+    if (!this.view) return;
+    const f = this.fingers();
+    const cam = this.layoutCamera();
+    this.pinch = { dist: f.dist, zoom: this.user.zoom, ux: (f.px - cam.ox) / cam.s, uy: (f.py - cam.oy) / cam.s };
+    this.drag = null;
+    this.setHover(null);
+  }
+
+  /** The fingers moved: zoom by how far apart they are now, the held point under their midpoint. */
+  movePinch() {
+    const f = this.fingers();
+    const p = this.pinch;
+    this.zoomTo(Math.min(4, Math.max(0.5, (p.zoom * f.dist) / p.dist)), p.ux, p.uy, f.px, f.py);
+    this.panned = true; // the fingers' lift is not a tap on a cell
   }
 
   // ---- drawing ------------------------------------------------------------------------------
@@ -564,15 +615,7 @@ export class HexBoard extends CanvasBoard {
     for (const c of this.decor.candidates || []) {
       const p = this.centre(c.x, c.y, cam);
       const fs = Math.max(9 * this.dpr, Math.round(s * 0.34));
-      ctx.font = `700 ${fs}px system-ui, sans-serif`;
-      const w = Math.min(s * 1.7, ctx.measureText(c.text).width + fs * 0.6);
-      ctx.fillStyle = c.best ? 'rgba(20, 90, 50, 0.92)' : 'rgba(30, 30, 30, 0.78)';
-      roundRect(ctx, p.x - w / 2, p.y + s * 0.25, w, fs * 1.3, fs * 0.3);
-      ctx.fill();
-      ctx.fillStyle = '#fff';
-      ctx.textAlign = 'center';
-      ctx.textBaseline = 'middle';
-      ctx.fillText(c.text, p.x, p.y + s * 0.25 + fs * 0.67, s * 1.6);
+      valueBadge(ctx, c.text, p.x, p.y + s * 0.25 + fs * 1.35, fs, s * 1.7, c.best);
     }
 
     const sel = this.selectedCell();

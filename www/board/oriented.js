@@ -16,7 +16,7 @@
 // For tests, the canvas's data attributes say what was drawn: data-pieces, data-beam (segments of
 // the beam drawn in full), data-beam-total (segments in the view), data-destroyed (the squares
 // marked destroyed, e.g. "e4 c3") and data-hints.
-import { CanvasBoard, easeOut, reducedMotion, roundRect } from './canvas.js';
+import { CanvasBoard, easeOut, reducedMotion, roundRect, valueBadge } from './canvas.js';
 
 /** How fast the beam travels, in cells per millisecond (a whole board's shot takes ~0.5 s). */
 const BEAM_SPEED = 0.06;
@@ -342,18 +342,7 @@ export class OrientedBoard extends CanvasBoard {
 
     // Values of the last search or hint.
     for (const c of this.decor.candidates || []) {
-      const fs = Math.max(9, Math.round(cell * 0.2));
-      ctx.font = `700 ${fs}px system-ui, sans-serif`;
-      const w = Math.min(cell - 4, ctx.measureText(c.text).width + fs * 0.6);
-      const bx = x0 + (c.x + 0.5) * cell - w / 2;
-      const by = y0 + (c.y + 1) * cell - fs * 1.35 - 2;
-      ctx.fillStyle = c.best ? 'rgba(20, 90, 50, 0.92)' : 'rgba(30, 30, 30, 0.78)';
-      roundRect(ctx, bx, by, w, fs * 1.35, fs * 0.3);
-      ctx.fill();
-      ctx.fillStyle = '#fff';
-      ctx.textAlign = 'center';
-      ctx.textBaseline = 'middle';
-      ctx.fillText(c.text, x0 + (c.x + 0.5) * cell, by + fs * 0.7, cell - 6);
+      valueBadge(ctx, c.text, x0 + (c.x + 0.5) * cell, y0 + (c.y + 1) * cell - 2, Math.max(9, Math.round(cell * 0.2)), cell - 4, c.best);
     }
 
     const sel = this.selectedCell();

@@ -1,4 +1,4 @@
-//! Connect Four's board view: a 7x6 grid of discs drawn with the top row first, columns labelled
+//! Connect Four's board view: a 7x6 frame of holes (the `slots` look) drawn with the top row first, columns labelled
 //! 1 to 7. A move places a disc on the cell it falls to.
 
 use super::{Column, Connect4, HEIGHT, WIDTH};
@@ -13,7 +13,7 @@ impl Viewable for Connect4 {
                 width: WIDTH,
                 height: HEIGHT,
             },
-            "discs",
+            "slots",
         );
         view.labels = Some(Labels {
             columns: (1..=WIDTH).map(|c| c.to_string()).collect(),

@@ -68,14 +68,14 @@ async function setWallCode(code, clearError = true) {
   try {
     cells = await wallCells(code);
   } catch (e) {
-    // A layout the engine does not play has no board view: the editor keeps the last one drawn,
-    // and the engine's reason shows.
-    wallEl.error.textContent = e.message;
+    refused(e);
     return;
   }
   if (wallCode !== code) return;
   const walls = new Set(cells);
   wallEl.editor.replaceChildren();
+  wallEl.editor.classList.remove('stale');
+  wallEl.editor.dataset.code = code;
   for (let y = 0; y < 7; y++) {
     for (let x = 0; x < 7; x++) {
       const cell = (6 - y) * 7 + x; // a1 = 0 .. g7 = 48
@@ -93,6 +93,14 @@ async function setWallCode(code, clearError = true) {
       wallEl.editor.append(b);
     }
   }
+}
+
+/** A layout the engine does not play has no board view: the editor keeps the last one drawn,
+ * dimmed and named as such, and the engine's reason shows. */
+function refused(e) {
+  const shown = wallEl.editor.dataset.code;
+  wallEl.editor.classList.toggle('stale', !!shown);
+  wallEl.error.textContent = shown ? `${e.message} The editor still shows ${shown}, the last playable layout.` : e.message;
 }
 
 /** The walls of layout `code` as cell numbers (a1 = 0 .. g7 = 48), read from the engine's board
@@ -148,13 +156,13 @@ wallEl.code.addEventListener('keydown', (ev) => {
 });
 wallEl.code.addEventListener('change', async () => {
   // Show a typed code in the editor when the engine finds it playable; a refused code is not drawn
-  // (the editor keeps the last good layout) and the engine's reason shows.
+  // (the editor keeps the last good layout, dimmed) and the engine's reason shows.
   try {
     const t = wallEl.code.value.trim();
     const code = wallCodeOf(await client.variant('variantCheck', `ataxx-${t}`));
     await setWallCode(code);
   } catch (e) {
-    wallEl.error.textContent = e.message;
+    refused(e);
   }
 });
 
