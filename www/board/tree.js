@@ -9,7 +9,7 @@
 // setView(view, animate)   view: the engine's BoardView with geometry {kind: 'tree', width, height}
 // setDecor({hints, candidates, cursor, selected, showCursor})
 
-import { CanvasBoard, roundRect } from './canvas.js';
+import { CanvasBoard, roundRect, valueBadge } from './canvas.js';
 
 const COLOURS = {
   paper: '#fbf8f1',
@@ -162,7 +162,8 @@ export class TreeBoard extends CanvasBoard {
       const cy = L.oy + y * L.sy;
       if (y % 2 === 1) {
         ctx.fillStyle = COLOURS.band;
-        ctx.fillRect(0, cy - L.sy / 2, width, L.sy);
+        const top = Math.max(0, cy - L.sy / 2);
+        ctx.fillRect(0, top, width, Math.min(height - 10 * dpr, cy + L.sy / 2) - top);
       }
       const label = this.rows[y];
       if (label) {
@@ -188,8 +189,6 @@ export class TreeBoard extends CanvasBoard {
       }
       ctx.stroke();
     }
-    // Probabilities on the edges below chance nodes, from the moves (the view's legal moves only
-    // carry them for the node reached).
     const hints = this.decor.hints || [];
     // The children the player may move to: a dashed ring, under the node.
     for (const h of hints) {
@@ -198,7 +197,8 @@ export class TreeBoard extends CanvasBoard {
       ctx.lineWidth = 2.5 * dpr;
       ctx.setLineDash([5 * dpr, 4 * dpr]);
       ctx.beginPath();
-      ctx.arc(c.px, c.py, L.r * 1.32, 0, Math.PI * 2);
+      // Inside the room the node has across, so that neighbouring leaves' rings do not cross.
+      ctx.arc(c.px, c.py, Math.min(L.r * 1.32, L.sx * 0.96), 0, Math.PI * 2);
       ctx.stroke();
       ctx.setLineDash([]);
     }
@@ -221,16 +221,7 @@ export class TreeBoard extends CanvasBoard {
     for (const cand of this.decor.candidates || []) {
       const c = this.at(cand.x, cand.y, L);
       const fs = Math.max(10 * dpr, Math.round(L.r * 0.45));
-      ctx.font = `700 ${fs}px system-ui, sans-serif`;
-      const w = ctx.measureText(cand.text).width + fs * 0.7;
-      const by = c.py + L.r * 1.35;
-      ctx.fillStyle = cand.best ? 'rgba(20, 90, 50, 0.92)' : 'rgba(30, 30, 30, 0.78)';
-      roundRect(ctx, c.px - w / 2, by, w, fs * 1.4, fs * 0.3);
-      ctx.fill();
-      ctx.fillStyle = '#fff';
-      ctx.textAlign = 'center';
-      ctx.textBaseline = 'middle';
-      ctx.fillText(cand.text, c.px, by + fs * 0.72);
+      valueBadge(ctx, cand.text, c.px, c.py + L.r * 1.35 + fs * 1.35, fs, Math.max(L.sx * 1.9, fs * 4), cand.best);
     }
     const ring = (cell, colour) => {
       if (!cell) return;
