@@ -279,7 +279,11 @@ fn the_board_view_draws_the_tree_with_its_edges() {
     // The root above the middle leaf, each MIN node above its middle leaf.
     assert_eq!(at(8, 0).unwrap().pieces[0].owner, Some(0));
     for x in [2, 8, 14] {
-        assert_eq!(at(x, 1).unwrap().pieces[0].owner, Some(1), "a MIN node at {x}");
+        assert_eq!(
+            at(x, 1).unwrap().pieces[0].owner,
+            Some(1),
+            "a MIN node at {x}"
+        );
     }
     let leaves: Vec<String> = (0..9)
         .map(|k| at(2 * k, 2).unwrap().pieces[0].label.clone().unwrap())
