@@ -66,10 +66,12 @@ export function sections(buffer) {
   if (head[0] !== BINARY_MAGIC) fail('the magic word PSTB');
   let n;
   let s;
+  let counts = null;
   if (isPacked(buffer)) {
-    // The packed layout (pack.js): decoded into arrays of the plain layout's types.
+    // The packed layout (pack.js): decoded into arrays of the plain layout's types (some when
+    // first read: their lengths are checked from the table).
     try {
-      ({ n, s } = unpackSections(buffer));
+      ({ n, s, counts } = unpackSections(buffer));
     } catch (e) {
       fail(e.message.replace(/^packed binary tree: expected /, 'in the packed layout: '));
     }
@@ -88,7 +90,7 @@ export function sections(buffer) {
     });
   }
   for (const name of ['parent', 'move', 'kind', 'flags', 'value', 'alpha', 'beta', 'prob', 'order', 'count', 'pre', 'eval', 'ref', 'cutAt']) {
-    if (s[name].length !== n) fail(`${n} entries in section ${name}`);
+    if ((counts ? counts[name] : s[name].length) !== n) fail(`${n} entries in section ${name}`);
   }
   return { n, s };
 }

@@ -56,6 +56,24 @@ function varintBytes(c) {
   return b;
 }
 
+/** Writes the varint of whole number c >= 0 into b at j; returns the next place. */
+function putVarint(b, j, c) {
+  if (c < 2147483648) {
+    while (c >= 128) {
+      b[j++] = (c & 127) | 128;
+      c >>>= 7;
+    }
+    b[j++] = c;
+    return j;
+  }
+  while (c >= 128) {
+    b[j++] = (c % 128) | 128;
+    c = Math.floor(c / 128);
+  }
+  b[j++] = c;
+  return j;
+}
+
 /** A growable byte writer. */
 class Out {
   constructor(cap = 1 << 16) {
@@ -167,7 +185,13 @@ function choose(a, T, allowSparse = true) {
       size: vSize,
       write: (o) => {
         o.room(vSize);
-        for (let i = 0; i < n; i++) o.varint(code(a[i], none));
+        const b = o.a;
+        let j = o.n;
+        for (let i = 0; i < n; i++) {
+          const v = a[i];
+          j = putVarint(b, j, isNone(v, none) ? 0 : v >= 0 ? 2 * v + 1 : -2 * v);
+        }
+        o.n = j;
       },
     });
     consider({
@@ -175,13 +199,17 @@ function choose(a, T, allowSparse = true) {
       size: dSize,
       write: (o) => {
         o.room(dSize);
+        const b = o.a;
+        let j = o.n;
         let p = 0;
         for (let i = 0; i < n; i++) {
-          const c = code(a[i], none);
+          const v = a[i];
+          const c = isNone(v, none) ? 0 : v >= 0 ? 2 * v + 1 : -2 * v;
           const d = c - p;
-          o.varint(d >= 0 ? 2 * d : -2 * d - 1);
+          j = putVarint(b, j, d >= 0 ? 2 * d : -2 * d - 1);
           p = c;
         }
+        o.n = j;
       },
     });
   }
@@ -208,7 +236,10 @@ function choose(a, T, allowSparse = true) {
           o.align(8);
           o.bytes(new Uint8Array(Float64Array.from(table, (e) => e[0]).buffer));
           o.room(size);
-          for (let i = 0; i < n; i++) o.varint(rank.get(a[i]));
+          const b = o.a;
+          let j = o.n;
+          for (let i = 0; i < n; i++) j = putVarint(b, j, rank.get(a[i]));
+          o.n = j;
         },
       });
     }
@@ -422,9 +453,17 @@ function decode(bytes, codec, count, T, name) {
   return a;
 }
 
+/** The sections a tree needs to be shown at once (binary.js's links, depths and node objects);
+ * the others are decoded when first read (the window, breakdowns, cut moves...). */
+const EAGER = new Set(['meta', 'parent', 'move', 'kind', 'flags', 'value', 'moveOffsets', 'moveBytes', 'nameOffsets', 'nameBytes']);
+
 /**
- * The sections of a packed buffer, decoded: `{ n, s: {name: typed array} }` like binary.js's
- * sections() for the plain layout. Throws (with what was expected) on a damaged buffer.
+ * The sections of a packed buffer: `{ n, s: {name: typed array}, counts: {name: entries} }` like
+ * binary.js's sections() for the plain layout. The table is checked at once (every section inside
+ * the buffer, a known codec, a sane length) and the sections a tree needs to be shown are decoded
+ * at once (throwing, with what was expected, on a damaged one); the rest are decoded when first
+ * read, and one that turns out damaged then reads as "none" throughout (with a warning) rather
+ * than throwing in the middle of a tooltip.
  */
 export function unpackSections(buffer) {
   if (!isPacked(buffer)) fail('the packed layout');
@@ -434,13 +473,33 @@ export function unpackSections(buffer) {
   if (buffer.byteLength < 16 + 16 * SECTIONS.length) fail('a complete section table');
   const table = new Uint32Array(buffer, 16, 4 * SECTIONS.length);
   const s = {};
+  const counts = {};
   SECTIONS.forEach(([name, T], k) => {
     const [off, len, count, codec] = table.subarray(4 * k, 4 * k + 4);
     if (off + len > buffer.byteLength) fail(`section ${name} inside the buffer`);
     if (count > 1 << 28) fail(`a reasonable length of section ${name}`);
+    if (!Object.values(CODEC).includes(codec)) fail(`a known codec in section ${name} (found ${codec})`);
+    counts[name] = count;
     const bytes = new Uint8Array(buffer, off, len);
-    s[name] = k === 0 ? bytes : decode(bytes, codec, count, T, name);
+    if (k === 0) s[name] = bytes;
+    else if (EAGER.has(name)) s[name] = decode(bytes, codec, count, T, name);
+    else {
+      Object.defineProperty(s, name, {
+        configurable: true,
+        enumerable: true,
+        get() {
+          let a;
+          try {
+            a = decode(bytes, codec, count, T, name);
+          } catch (e) {
+            console.warn(`${e.message}: read as none`);
+            a = new T(count).fill(noneOf(T));
+          }
+          Object.defineProperty(s, name, { value: a, enumerable: true });
+          return a;
+        },
+      });
+    }
   });
-  return { n, s };
+  return { n, s, counts };
 }
-
