@@ -278,3 +278,65 @@ fn perft_stops_within_its_budget() {
     assert_eq!(last["stopped"], "--time-ms 300", "{out}");
     assert!(last["leaves_counted"].as_u64().is_some(), "{out}");
 }
+
+#[test]
+fn mcts_searches_with_its_options_and_refuses_bad_ones() {
+    let (code, out, err) = plyscope(&[
+        "search",
+        "connect4",
+        "--algo",
+        "mcts",
+        "--iterations",
+        "500",
+        "--exploration",
+        "0.8",
+        "--playout",
+        "random",
+        "--no-priors",
+        "--seed",
+        "4",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(v["stats"]["leaves"], 500, "one playout an iteration");
+    assert!(v["value_text"]["text"]
+        .as_str()
+        .unwrap()
+        .ends_with("% expected score"));
+    for (args, says) in [
+        (&["--playout", "greedy"][..], "random or heuristic"),
+        (&["--iterations", "0"][..], "mcts_iterations"),
+        (&["--exploration", "-1"][..], "mcts_exploration"),
+    ] {
+        let mut all = vec!["search", "tictactoe", "--algo", "mcts"];
+        all.extend_from_slice(args);
+        let (code, _, err) = plyscope(&all);
+        assert_eq!(code, 2, "{args:?}");
+        assert!(err.contains(says), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn mcts_match_plays_mcts_against_alphabeta_and_tallies() {
+    let (code, out, err) = plyscope(&[
+        "mcts-match",
+        "tictactoe",
+        "--games",
+        "2",
+        "--time-ms",
+        "5",
+        "--seed",
+        "3",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out.lines().filter(|l| l.starts_with("game ")).count(), 2);
+    let last = out.lines().last().unwrap();
+    assert!(
+        last.starts_with("mcts: ") && last.contains("against alphabeta"),
+        "{last}"
+    );
+    let (code, _, err) = plyscope(&["mcts-match", "tictactoe", "--games", "0"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("at least 1"), "{err}");
+}

@@ -77,7 +77,7 @@ USAGE:
       Search a position and print the best move, value, principal variation and statistics.
         --position TEXT     start from this position text (default: the start position)
         --moves \"M M ...\"   then play these moves
-        --algo A            random | greedy | minimax | alphabeta | expectimax (default alphabeta)
+        --algo A            random | greedy | minimax | alphabeta | expectimax | mcts (default alphabeta)
         --depth N           depth limit in plies (default 4)
         --time-ms T         time budget, at least 1 (iterative deepening; the depth stays a cap)
         --nodes N           node budget (at least 1)
@@ -88,6 +88,12 @@ USAGE:
         --no-ordering       do not order moves by pre-score
         --no-steps          expectimax under a budget: no probability steps (docs/engine-options.md)
         --seed S            seed for random choices
+        --iterations N      mcts: iteration (playout) budget (default 10000 when no other budget)
+        --exploration C     mcts: the UCT exploration constant (default 1.4)
+        --playout P         mcts: random (to the end) or heuristic (default: random plies, then
+                            the evaluator)
+        --playout-plies N   mcts: random plies of a heuristic playout (default 6)
+        --no-priors         mcts: plain UCB1 instead of priors from the pre-scores (PUCT)
         --tree FILE         write the search tree document (JSON) to FILE (- for standard output);
                             FILE is opened before the search, so a bad path fails at once
         --tree-format F     v2 (compact, the default) or v1 (nested; docs/tree-format.md)
@@ -96,12 +102,18 @@ USAGE:
                             root move, the principal variations, then whole levels from the top
         --json              print the result as JSON
   plyscope bench [--quick]
-      Fixed benchmarks: perft speed and search speed with and without tree recording.
+      Fixed benchmarks: perft speed, search speed with and without tree recording, and MCTS
+      iterations a second in every game.
   plyscope threes-bench [--games N] [--seed S] [--time-ms T] [--depth D] [--jobs J] [--no-steps]
       Play N seeded Threes games (seeds S, S+1, ...) with expectimax at T ms a move (or to depth D,
       default 4) and print low, median and high score, the share reaching 384 ... 6144, time a move.
       --jobs J plays J games at once, one thread each (keep J at most the number of cores).
       --no-steps turns probability steps off (plain iterative deepening under the budget).
+  plyscope mcts-match <game> [--games N] [--time-ms T] [--seed S] [--opening K] [--max-plies P]
+      MCTS against alpha-beta (expectimax in games with chance) at T ms a move (default 100),
+      in pairs of games that open with the same K random plies (default 2), colours swapped; a
+      game still going after P plies (default 400) counts as a draw. In a single-player game (Threes) both play the same
+      deals and their scores are compared. Prints each game, the tally and the load average.
   plyscope solve --position TEXT [--each] [--nodes N] [--json]
       Solve an 8x8 Reversi position exactly (the endgame solver, docs/reversi.md): the final disc
       margin of the side to move under perfect play (empties to the winner) and a best move.
@@ -162,6 +174,7 @@ fn run(args: &[String]) -> Result<(), Usage> {
         "search" => search(rest),
         "bench" => bench(rest),
         "threes-bench" => threes_bench(rest),
+        "mcts-match" => mcts_match(rest),
         "solve" => solve(rest),
         "uai" => {
             plyscope::protocol::uai::run(std::io::stdin(), std::io::stdout());
@@ -172,7 +185,7 @@ fn run(args: &[String]) -> Result<(), Usage> {
             Ok(())
         }
         other => Err(Usage(format!(
-            "unknown command {}: expected games, perft, search, solve, bench, threes-bench, uai, uhp or help",
+            "unknown command {}: expected games, perft, search, solve, bench, threes-bench, mcts-match, uai, uhp or help",
             shown(other)
         ))),
     }
@@ -418,11 +431,21 @@ fn search(args: &[String]) -> Result<(), Usage> {
     };
     let opts = Opts::parse(
         &args[1..],
-        &["--json", "--tt", "--no-ordering", "--no-steps"],
+        &[
+            "--json",
+            "--tt",
+            "--no-ordering",
+            "--no-steps",
+            "--no-priors",
+        ],
         &[
             "--position",
             "--moves",
             "--algo",
+            "--iterations",
+            "--exploration",
+            "--playout",
+            "--playout-plies",
             "--depth",
             "--time-ms",
             "--nodes",
@@ -472,6 +495,17 @@ fn search(args: &[String]) -> Result<(), Usage> {
     cfg.move_ordering = !opts.flag("--no-ordering");
     cfg.probability_steps = !opts.flag("--no-steps");
     cfg.seed = opts.number("--seed", "a whole number")?;
+    cfg.mcts_iterations = opts.number("--iterations", "a whole number of iterations")?;
+    if let Some(c) = opts.number("--exploration", "a number from 0 to 100")? {
+        cfg.mcts_exploration = c;
+    }
+    if let Some(p) = opts.value("--playout") {
+        cfg.mcts_playout = p.parse()?;
+    }
+    if let Some(n) = opts.number("--playout-plies", "a whole number from 0 to 1000")? {
+        cfg.mcts_playout_plies = n;
+    }
+    cfg.mcts_priors = !opts.flag("--no-priors");
     if let Some(c) = opts.number("--node-cap", "a whole number")? {
         cfg.node_cap = c;
     }
@@ -817,6 +851,7 @@ fn bench(args: &[String]) -> Result<(), Usage> {
     if known.contains(&"threes") {
         threes_search_bench(quick)?;
     }
+    mcts_bench(quick, &known)?;
     outln!();
     outln!(
         "stopping: a search on the largest game told to stop after 100 ms (the stop flag), and one"
@@ -874,6 +909,223 @@ fn bench(args: &[String]) -> Result<(), Usage> {
         r.stats.nodes,
         r.stats.depth_reached
     );
+    Ok(())
+}
+
+/// The MCTS part of `plyscope bench`: iterations a second in every game, from its start (Threes
+/// from a fixed deal), with the default options, a fixed seed and an iteration budget; best of 3.
+fn mcts_bench(quick: bool, known: &[&str]) -> Result<(), Usage> {
+    let iterations: u64 = if quick { 2_000 } else { 20_000 };
+    outln!();
+    outln!(
+        "mcts (UCT with priors, heuristic playouts of 6 plies; {iterations} iterations, best of 3)"
+    );
+    outln!(
+        "{:<14} {:>10} {:>10} {:>12} {:>10}",
+        "game",
+        "iterations",
+        "ms",
+        "iter/s",
+        "tree nodes"
+    );
+    for &game in known {
+        if game == "textbook" {
+            continue;
+        }
+        let mut s = new_session(game)?;
+        if game == "threes" {
+            s.set_position("3 . 1 . / . 2 . 3 / 1 . 2 . / 3 . . 2 | deck 1 1 0 | next 1")?;
+        }
+        let cfg = SearchConfig {
+            algorithm: Algorithm::Mcts,
+            mcts_iterations: Some(iterations),
+            seed: Some(1),
+            ..SearchConfig::default()
+        };
+        let mut best: Option<(f64, u64, u64)> = None;
+        for _ in 0..3 {
+            let r = s.search(&cfg, Hooks::default())?;
+            if best.map_or(true, |b| r.stats.time_ms < b.0) {
+                best = Some((r.stats.time_ms, r.stats.nodes, r.stats.leaves));
+            }
+        }
+        let (ms, nodes, done) = best.unwrap_or((0.0, 0, 0));
+        outln!(
+            "{:<14} {:>10} {:>10.1} {:>12.0} {:>10}",
+            game,
+            done,
+            ms,
+            done as f64 / (ms / 1000.0).max(1e-9),
+            nodes
+        );
+    }
+    Ok(())
+}
+
+/// `plyscope mcts-match <game>`: MCTS against alpha-beta (expectimax in games with chance) at equal
+/// time a move, colours alternating; in a single-player game each plays the same deals and the
+/// scores are compared.
+fn mcts_match(args: &[String]) -> Result<(), Usage> {
+    let game =
+        match args.first() {
+            Some(g) if !g.starts_with("--") => g.clone(),
+            _ => return Err(Usage(
+                "mcts-match needs a game: plyscope mcts-match <game> [--games N] [--time-ms T] [--seed S]"
+                    .into(),
+            )),
+        };
+    let opts = Opts::parse(
+        &args[1..],
+        &[],
+        &["--games", "--time-ms", "--seed", "--max-plies", "--opening"],
+    )?;
+    let games: u64 = opts
+        .number("--games", "a whole number of games")?
+        .unwrap_or(10);
+    let time_ms: u64 = opts
+        .number("--time-ms", "milliseconds a move")?
+        .unwrap_or(100);
+    let seed: u64 = opts.number("--seed", "a whole number")?.unwrap_or(1);
+    let max_plies: Option<usize> = opts.number("--max-plies", "a whole number of plies")?;
+    let opening: usize = opts
+        .number("--opening", "a whole number of random plies")?
+        .unwrap_or(2);
+    if games == 0 || time_ms == 0 {
+        return Err(Usage("--games and --time-ms must be at least 1".into()));
+    }
+    let probe = new_session(&game)?;
+    let chance = probe.info().chance;
+    let single = probe.players().len() == 1;
+    let max_plies = max_plies.unwrap_or(if single { usize::MAX } else { 400 });
+    let other = if chance {
+        Algorithm::Expectimax
+    } else {
+        Algorithm::Alphabeta
+    };
+    let config = |algo: Algorithm, g: u64| SearchConfig {
+        algorithm: algo,
+        depth: 64,
+        iterative_deepening: true,
+        time_ms: Some(time_ms),
+        seed: Some(seed.wrapping_mul(1000).wrapping_add(g)),
+        ..SearchConfig::default()
+    };
+    let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
+    outln!(
+        "mcts-match {game}: mcts against {} at {time_ms} ms a move, {games} games, seed {seed}; load average before: {}",
+        other.id(),
+        load.split_whitespace().take(3).collect::<Vec<_>>().join(" ")
+    );
+    // (mcts wins, draws, losses) or, single-player, the scores of each.
+    let mut tally = [0u64; 3];
+    let mut scores: (Vec<f64>, Vec<f64>) = (Vec::new(), Vec::new());
+    let mut time = [(0.0f64, 0u64); 2];
+    for g in 0..games {
+        // Games go in pairs with the same opening, colours swapped.
+        let mut rng = plyscope::core::Rng::seeded(seed.wrapping_mul(7919).wrapping_add(g / 2));
+        let sides: Vec<Algorithm> = if single {
+            vec![Algorithm::Mcts, other]
+        } else if g % 2 == 0 {
+            vec![Algorithm::Mcts, other]
+        } else {
+            vec![other, Algorithm::Mcts]
+        };
+        let runs = if single { 2 } else { 1 };
+        for run in 0..runs {
+            let mut s = new_session(&game)?;
+            s.seed(seed.wrapping_add(g));
+            let mut plies = 0;
+            let players = s.players();
+            while s.outcome().is_none() && plies < max_plies {
+                let to_move = s.to_move();
+                if to_move == "chance" {
+                    s.play_chance()?;
+                    continue;
+                }
+                if plies < opening && !single {
+                    let moves = s.legal_moves();
+                    let pick = rng.below(moves.len() as u64) as usize;
+                    s.play(&moves[pick].text)?;
+                    plies += 1;
+                    continue;
+                }
+                let side = if single {
+                    run
+                } else {
+                    players.iter().position(|p| *p == to_move).unwrap_or(0)
+                };
+                let algo = sides[side];
+                let r = s.search(&config(algo, g), Hooks::default())?;
+                let k = usize::from(algo != Algorithm::Mcts);
+                time[k].0 += r.stats.time_ms;
+                time[k].1 += 1;
+                s.play(&r.mv)?;
+                plies += 1;
+            }
+            let result = s.outcome().unwrap_or_else(|| "unfinished (draw)".into());
+            if single {
+                let score = s
+                    .outcome()
+                    .and_then(|o| o.strip_prefix("score ").and_then(|x| x.parse().ok()))
+                    .unwrap_or(0.0);
+                if run == 0 {
+                    scores.0.push(score);
+                } else {
+                    scores.1.push(score);
+                }
+                outln!(
+                    "game {:>3} {:<10} {result} in {plies} moves",
+                    g + 1,
+                    if run == 0 { "mcts" } else { other.id() }
+                );
+            } else {
+                let mcts_player = &players[sides
+                    .iter()
+                    .position(|a| *a == Algorithm::Mcts)
+                    .unwrap_or(0)];
+                let k = if result == format!("{mcts_player} wins") {
+                    0
+                } else if result.ends_with(" wins") {
+                    2
+                } else {
+                    1
+                };
+                tally[k] += 1;
+                outln!(
+                    "game {:>3} mcts plays {:<6} {result} in {plies} plies",
+                    g + 1,
+                    mcts_player
+                );
+            }
+        }
+    }
+    let mean_ms = |t: (f64, u64)| t.0 / t.1.max(1) as f64;
+    let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
+    if single {
+        let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len().max(1) as f64;
+        outln!(
+            "mean score: mcts {:.0}, {} {:.0} (same deals); ms a move: mcts {:.1}, {} {:.1}; load average after: {}",
+            mean(&scores.0),
+            other.id(),
+            mean(&scores.1),
+            mean_ms(time[0]),
+            other.id(),
+            mean_ms(time[1]),
+            load.split_whitespace().take(3).collect::<Vec<_>>().join(" ")
+        );
+    } else {
+        outln!(
+            "mcts: {} wins, {} draws, {} losses against {}; ms a move: mcts {:.1}, {} {:.1}; load average after: {}",
+            tally[0],
+            tally[1],
+            tally[2],
+            other.id(),
+            mean_ms(time[0]),
+            other.id(),
+            mean_ms(time[1]),
+            load.split_whitespace().take(3).collect::<Vec<_>>().join(" ")
+        );
+    }
     Ok(())
 }
 

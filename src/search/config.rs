@@ -22,16 +22,20 @@ pub enum Algorithm {
     /// Expectimax: minimax over player turns and probability-weighted means over chance turns,
     /// with a cut-off on a line's cumulative probability.
     Expectimax,
+    /// Monte Carlo tree search (UCT): playouts grow a tree towards the moves that score best;
+    /// the most visited root move is played (see `src/search/mcts.rs`).
+    Mcts,
 }
 
 impl Algorithm {
     /// Every algorithm, weakest first.
-    pub const ALL: [Algorithm; 5] = [
+    pub const ALL: [Algorithm; 6] = [
         Algorithm::Random,
         Algorithm::Greedy,
         Algorithm::Minimax,
         Algorithm::Alphabeta,
         Algorithm::Expectimax,
+        Algorithm::Mcts,
     ];
 
     /// The id used in options and tree documents.
@@ -42,6 +46,7 @@ impl Algorithm {
             Algorithm::Minimax => "minimax",
             Algorithm::Alphabeta => "alphabeta",
             Algorithm::Expectimax => "expectimax",
+            Algorithm::Mcts => "mcts",
         }
     }
 }
@@ -63,7 +68,7 @@ impl FromStr for Algorithm {
                 Error::bad_option(
                     "algorithm",
                     s,
-                    "random, greedy, minimax, alphabeta or expectimax",
+                    "random, greedy, minimax, alphabeta, expectimax or mcts",
                 )
             })
     }
@@ -115,6 +120,54 @@ pub struct SearchConfig {
     pub node_cap: usize,
     /// Cap on the recorder's memory in bytes (records, breakdowns and cut moves).
     pub tree_max_bytes: usize,
+    /// MCTS: the exploration constant C of UCT (rewards are scores from 0 to 1).
+    pub mcts_exploration: f64,
+    /// MCTS: a budget of iterations (playouts). Without any budget MCTS runs
+    /// [`MCTS_DEFAULT_ITERATIONS`].
+    pub mcts_iterations: Option<u64>,
+    /// MCTS: how a playout scores the position it starts from.
+    pub mcts_playout: Playout,
+    /// MCTS: plies of random moves a heuristic playout plays before the evaluator scores it.
+    pub mcts_playout_plies: u32,
+    /// MCTS: weigh each move by a prior made from its pre-score (PUCT) instead of trying every
+    /// move once first (UCB1).
+    pub mcts_priors: bool,
+}
+
+/// The iterations MCTS runs when it is given no budget (no time, nodes or iterations).
+pub const MCTS_DEFAULT_ITERATIONS: u64 = 10_000;
+
+/// How an MCTS playout scores a position.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum Playout {
+    /// Uniformly random moves to the end of the game (the evaluator scores the position if the
+    /// game is still going after 512 plies).
+    Random,
+    /// `mcts_playout_plies` random moves, then the evaluator's value mapped to a win probability.
+    #[default]
+    Heuristic,
+}
+
+impl Playout {
+    /// The id used in options and tree documents.
+    pub fn id(self) -> &'static str {
+        match self {
+            Playout::Random => "random",
+            Playout::Heuristic => "heuristic",
+        }
+    }
+}
+
+impl FromStr for Playout {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Self, Error> {
+        match s.to_ascii_lowercase().as_str() {
+            "random" => Ok(Playout::Random),
+            "heuristic" => Ok(Playout::Heuristic),
+            _ => Err(Error::bad_option("playout", s, "random or heuristic")),
+        }
+    }
 }
 
 impl Default for SearchConfig {
@@ -138,6 +191,11 @@ impl Default for SearchConfig {
             record_tree: false,
             node_cap: DEFAULT_NODE_CAP,
             tree_max_bytes: DEFAULT_BYTE_CAP,
+            mcts_exploration: 1.4,
+            mcts_iterations: None,
+            mcts_playout: Playout::Heuristic,
+            mcts_playout_plies: 6,
+            mcts_priors: true,
         }
     }
 }
@@ -177,6 +235,27 @@ impl SearchConfig {
                 "node_budget",
                 0,
                 "at least 1 node, or no node budget",
+            ));
+        }
+        if !(self.mcts_exploration.is_finite() && (0.0..=100.0).contains(&self.mcts_exploration)) {
+            return Err(Error::bad_option(
+                "mcts_exploration",
+                self.mcts_exploration,
+                "a number from 0 to 100",
+            ));
+        }
+        if self.mcts_iterations == Some(0) {
+            return Err(Error::bad_option(
+                "mcts_iterations",
+                0,
+                "at least 1 iteration, or no iteration budget",
+            ));
+        }
+        if self.mcts_playout_plies > 1000 {
+            return Err(Error::bad_option(
+                "mcts_playout_plies",
+                self.mcts_playout_plies,
+                "a whole number from 0 to 1000",
             ));
         }
         if self.time_ms == Some(0) {

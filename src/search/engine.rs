@@ -126,6 +126,9 @@ pub fn search<G: Game, E: Evaluator<G>>(
             ))
         }
     };
+    if cfg.algorithm == Algorithm::Mcts {
+        return super::mcts::search(root, eval, cfg, hooks, root_player);
+    }
     if cfg.record_tree {
         run(
             root,

@@ -1,5 +1,6 @@
 //! Search algorithms generic over a [`Game`](crate::core::Game) and an
-//! [`Evaluator`](crate::core::Evaluator): random, greedy, minimax, alpha-beta and expectimax, with
+//! [`Evaluator`](crate::core::Evaluator): random, greedy, minimax, alpha-beta, expectimax and
+//! Monte Carlo tree search (UCT), with
 //! depth, time and node budgets, iterative deepening, move ordering by pre-score, a branching limit,
 //! a transposition table, random tie-breaking and the randomness quotient.
 //!
@@ -8,7 +9,11 @@
 
 mod config;
 mod engine;
+mod mcts;
 mod tt;
 
-pub use config::{Algorithm, Progress, RootMove, SearchConfig, SearchResult};
+pub use config::{
+    Algorithm, Playout, Progress, RootMove, SearchConfig, SearchResult, MCTS_DEFAULT_ITERATIONS,
+};
 pub use engine::{search, Hooks};
+pub use mcts::expected_score_text;

@@ -8,7 +8,7 @@ use crate::core::{
     view_of, BoardView, Coord, Error, Evaluator, Outcome, PerftBudget, Rng, Turn, ValueText,
 };
 use crate::games::{with_game, GameInfo, GameVisitor, Playable};
-use crate::search::{search, Hooks, SearchConfig};
+use crate::search::{expected_score_text, search, Algorithm, Hooks, SearchConfig};
 use crate::tree::{Stats, Tree};
 use serde::Serialize;
 
@@ -314,6 +314,19 @@ impl<G: Playable> AnySession for Match<G> {
             }
         };
         let r = search(&self.pos, &eval, cfg, hooks)?;
+        // Two-player MCTS values are expected scores (0 to 1), not evaluations.
+        let scores = cfg.algorithm == Algorithm::Mcts && self.pos.num_players() == 2;
+        let describe = |v: f64| {
+            if scores {
+                ValueText {
+                    text: expected_score_text(v),
+                    amount: None,
+                    decided: None,
+                }
+            } else {
+                eval.describe(v)
+            }
+        };
         let mv = r
             .best
             .ok_or_else(|| Error::NotNow("no move to play".into()))?;
@@ -328,7 +341,7 @@ impl<G: Playable> AnySession for Match<G> {
         Ok(SearchReport {
             mv: self.pos.format_move(mv),
             value: r.value,
-            value_text: eval.describe(r.value),
+            value_text: describe(r.value),
             viewer: self.to_move(),
             pv,
             rank: r.rank,
@@ -340,7 +353,7 @@ impl<G: Playable> AnySession for Match<G> {
                     text: self.pos.format_move(rm.mv),
                     value: rm.value,
                     exact: rm.exact,
-                    value_text: eval.describe(rm.value),
+                    value_text: describe(rm.value),
                 })
                 .collect(),
             stats: r.stats,

@@ -122,6 +122,13 @@ pub struct TreeNode {
     /// A chance outcome whose search was shared with this earlier sibling (same value; its
     /// subtree is the sibling's): not searched itself.
     pub same_as: Option<u32>,
+    /// MCTS: how many playouts went through this node (its `value` is then their mean score).
+    pub visits: Option<u64>,
+    /// MCTS: the node's prior probability among its siblings (from the pre-scores).
+    pub prior: Option<f64>,
+    /// MCTS: the selection score (UCT, or PUCT with priors) the parent gave this node when the
+    /// search ended, from the view of the player who chooses at the parent.
+    pub uct: Option<f64>,
 }
 
 impl TreeNode {
@@ -147,6 +154,9 @@ impl TreeNode {
             by: None,
             reason: None,
             same_as: None,
+            visits: None,
+            prior: None,
+            uct: None,
         }
     }
 }

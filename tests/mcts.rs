@@ -1,0 +1,385 @@
+//! Monte Carlo tree search: it converges to tic-tac-toe's minimax values, never loses to a random
+//! player, finds a win in one in every game of the registry that has wins, handles Threes' chance
+//! turns, keeps to its budgets and records a tree with visits. Every search has an iteration or
+//! node budget and a fixed seed, so nothing here depends on the machine's speed.
+
+use plyscope::core::{Game, Outcome, PlayerId, Rng, Turn};
+use plyscope::games::tictactoe::TicTacToe;
+use plyscope::games::{with_game, GameVisitor, Playable, CATALOGUE};
+use plyscope::search::{search, Algorithm, Hooks, Playout, SearchConfig};
+use plyscope::tree::{NodeKind, Tree, NONE};
+
+fn mcts(iterations: u64, seed: u64) -> SearchConfig {
+    SearchConfig {
+        algorithm: Algorithm::Mcts,
+        mcts_iterations: Some(iterations),
+        seed: Some(seed),
+        ..SearchConfig::default()
+    }
+}
+
+fn exact(depth: u32) -> SearchConfig {
+    SearchConfig {
+        algorithm: Algorithm::Alphabeta,
+        depth,
+        random_ties: false,
+        ..SearchConfig::default()
+    }
+}
+
+/// The minimax value of every legal move of a tic-tac-toe position, from the mover's view.
+fn move_values(pos: &TicTacToe) -> Vec<(<TicTacToe as Game>::Move, f64)> {
+    let eval = TicTacToe::evaluator("").unwrap();
+    let mut moves = Vec::new();
+    pos.legal_moves(&mut moves);
+    moves
+        .into_iter()
+        .map(|m| {
+            let mut c = pos.clone();
+            c.play_unchecked(m);
+            let v = match c.turn() {
+                Turn::Terminal => match c.outcome() {
+                    Some(Outcome::Win(_)) => 1.0,
+                    _ => 0.0,
+                },
+                _ => {
+                    let r = search(&c, &eval, &exact(9), Hooks::default()).unwrap();
+                    // The child's value is from the opponent's view.
+                    -r.value.signum()
+                }
+            };
+            (m, v)
+        })
+        .collect()
+}
+
+#[test]
+fn tictactoe_start_converges_to_a_draw() {
+    let eval = TicTacToe::evaluator("").unwrap();
+    for (priors, playout) in [
+        (false, Playout::Random),
+        (true, Playout::Random),
+        (true, Playout::Heuristic),
+    ] {
+        // The mean score of the most visited move (1/2 is a draw) after 20,000 and 200,000
+        // iterations: it comes nearer the minimax value, and ends near it.
+        let err = |iterations| {
+            let cfg = SearchConfig {
+                mcts_priors: priors,
+                mcts_playout: playout,
+                ..mcts(iterations, 7)
+            };
+            let r = search(&TicTacToe::new(), &eval, &cfg, Hooks::default()).unwrap();
+            assert_eq!(r.stats.leaves, iterations, "the iteration budget is kept");
+            (r.value - 0.5).abs()
+        };
+        let (early, late) = (err(20_000), err(200_000));
+        assert!(
+            late < early && late < 0.07,
+            "priors {priors}, {playout:?}: 0.5 off by {early} after 20,000 iterations, {late} after 200,000"
+        );
+    }
+}
+
+#[test]
+fn tictactoe_plays_a_minimax_move_in_random_positions() {
+    let eval = TicTacToe::evaluator("").unwrap();
+    let mut rng = Rng::seeded(5);
+    let mut checked = 0;
+    while checked < 40 {
+        // A random position with a few moves played, still in play.
+        let mut pos = TicTacToe::new();
+        let plies = rng.below(6);
+        let mut moves = Vec::new();
+        for _ in 0..plies {
+            pos.legal_moves(&mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            pos.play_unchecked(moves[rng.below(moves.len() as u64) as usize]);
+        }
+        if pos.turn() == Turn::Terminal {
+            continue;
+        }
+        let values = move_values(&pos);
+        let best = values.iter().map(|v| v.1).fold(f64::MIN, f64::max);
+        let cfg = SearchConfig {
+            random_ties: false,
+            ..mcts(20_000, checked)
+        };
+        let r = search(&pos, &eval, &cfg, Hooks::default()).unwrap();
+        let chosen = r.best.unwrap();
+        let v = values.iter().find(|x| x.0 == chosen).unwrap().1;
+        assert_eq!(
+            v,
+            best,
+            "{}: MCTS played {} worth {v}, the best is worth {best}",
+            pos.position_text(),
+            pos.format_move(chosen)
+        );
+        checked += 1;
+    }
+}
+
+#[test]
+fn tictactoe_never_loses_to_random_in_100_games() {
+    let eval = TicTacToe::evaluator("").unwrap();
+    let mut rng = Rng::seeded(99);
+    let mut results = [0u32; 3];
+    for game in 0..100u64 {
+        let mcts_side: PlayerId = (game % 2) as PlayerId;
+        let mut pos = TicTacToe::new();
+        let mut moves = Vec::new();
+        while pos.turn() != Turn::Terminal {
+            let Turn::Player(p) = pos.turn() else {
+                unreachable!()
+            };
+            let m = if p == mcts_side {
+                search(&pos, &eval, &mcts(3000, game), Hooks::default())
+                    .unwrap()
+                    .best
+                    .unwrap()
+            } else {
+                pos.legal_moves(&mut moves);
+                moves[rng.below(moves.len() as u64) as usize]
+            };
+            pos.play(m).unwrap();
+        }
+        match pos.outcome() {
+            Some(Outcome::Win(p)) if p == mcts_side => results[0] += 1,
+            Some(Outcome::Win(_)) => results[2] += 1,
+            _ => results[1] += 1,
+        }
+    }
+    assert_eq!(results[2], 0, "wins, draws, losses: {results:?}");
+    assert!(results[0] >= 80, "wins, draws, losses: {results:?}");
+}
+
+/// For one game: random games (seeded) until a position where the mover has a move that wins at
+/// once; MCTS must play such a move. Returns the positions tried, or `None` when the game gave no
+/// such position in its budget of random games.
+struct WinInOne;
+
+impl GameVisitor for WinInOne {
+    type Output = Option<usize>;
+    fn visit<G: Playable>(self, id: &str) -> Option<usize> {
+        let start = G::new_game(id).ok()?;
+        if start.num_players() != 2 {
+            return None;
+        }
+        let eval = G::evaluator("").unwrap();
+        let mut rng = Rng::seeded(2024);
+        let mut moves = Vec::new();
+        let mut outcomes = Vec::new();
+        let mut found = 0;
+        for _game in 0..400 {
+            let mut pos = start.clone();
+            for _ply in 0..400 {
+                match pos.turn() {
+                    Turn::Terminal => break,
+                    Turn::Chance => {
+                        pos.chance_outcomes(&mut outcomes);
+                        let o = rng.pick_weighted(&outcomes);
+                        pos.play_unchecked(o);
+                        continue;
+                    }
+                    Turn::Player(p) => {
+                        pos.legal_moves(&mut moves);
+                        let wins: Vec<G::Move> = moves
+                            .iter()
+                            .copied()
+                            .filter(|&m| {
+                                let mut c = pos.clone();
+                                c.play_unchecked(m);
+                                c.outcome() == Some(Outcome::Win(p))
+                            })
+                            .collect();
+                        if !wins.is_empty() {
+                            let r =
+                                search(&pos, &eval, &mcts(2000, found as u64), Hooks::default())
+                                    .unwrap();
+                            let m = r.best.unwrap();
+                            assert!(
+                                wins.contains(&m),
+                                "{id}: at {} MCTS played {} instead of a win in one ({})",
+                                pos.position_text(),
+                                pos.format_move(m),
+                                wins.iter()
+                                    .map(|&w| pos.format_move(w))
+                                    .collect::<Vec<_>>()
+                                    .join(", ")
+                            );
+                            found += 1;
+                            if found == 3 {
+                                return Some(found);
+                            }
+                            break;
+                        }
+                        let m = moves[rng.below(moves.len() as u64) as usize];
+                        pos.play_unchecked(m);
+                    }
+                }
+            }
+        }
+        (found > 0).then_some(found)
+    }
+}
+
+#[test]
+fn finds_a_win_in_one_in_every_game_that_has_wins() {
+    let mut with_wins = Vec::new();
+    for g in CATALOGUE {
+        if g.players != 2 {
+            continue;
+        }
+        if let Some(n) = with_game(g.id, WinInOne).unwrap() {
+            with_wins.push((g.id, n));
+        }
+    }
+    let ids: Vec<&str> = with_wins.iter().map(|w| w.0).collect();
+    // Every two-player game with wins gave positions (textbook trees are teaching trees).
+    for id in ["tictactoe", "reversi", "ataxx", "hive", "khet", "connect4"] {
+        assert!(
+            ids.contains(&id),
+            "{id}: no win in one was found to test ({ids:?})"
+        );
+    }
+}
+
+#[test]
+fn threes_chance_turns_give_legal_moves_and_chance_nodes() {
+    use plyscope::games::threes::Threes;
+    let pos = Threes::from_position_text(
+        "",
+        "3 . 1 . / . 2 . 3 / 1 . 2 . / 3 . . 2 | deck 1 1 0 | next 1",
+    )
+    .unwrap();
+    let eval = Threes::evaluator("").unwrap();
+    let cfg = SearchConfig {
+        record_tree: true,
+        ..mcts(3000, 3)
+    };
+    let r = search(&pos, &eval, &cfg, Hooks::default()).unwrap();
+    let mut legal = Vec::new();
+    pos.legal_moves(&mut legal);
+    assert!(legal.contains(&r.best.unwrap()));
+    let tree = r.tree.unwrap();
+    assert_eq!(tree.head.algorithm, "mcts");
+    let (first, next) = tree.links();
+    let mut chance = 0;
+    for (i, n) in tree.nodes.iter().enumerate() {
+        if n.kind != NodeKind::Chance {
+            continue;
+        }
+        chance += 1;
+        // Its children are outcomes with probabilities (summing to 1 when all were made), and
+        // the visits of the outcomes add up to the chance node's, less nothing: a chance node
+        // is expanded on its first visit below a player's move... or its first playout.
+        let mut c = first[i];
+        let (mut p, mut v) = (0.0, 0);
+        while c != NONE {
+            let x = &tree.nodes[c as usize];
+            p += x.prob.expect("an outcome has a probability");
+            assert!(x.uct.is_none() && x.prior.is_none());
+            v += x.visits.unwrap();
+            c = next[c as usize];
+        }
+        if tree.nodes[i].unrecorded == 0 {
+            assert!((p - 1.0).abs() < 1e-6, "outcome probabilities sum to {p}");
+        }
+        assert!(v <= n.visits.unwrap());
+    }
+    assert!(chance > 10, "{chance} chance nodes");
+    // Sampled outcomes: the likeliest outcomes of the root move's chance node get the most visits
+    // in proportion, roughly.
+}
+
+#[test]
+fn the_tree_records_visits_means_priors_and_selection_scores() {
+    use plyscope::games::reversi::Reversi;
+    let pos = Reversi::new_game("reversi").unwrap();
+    let eval = Reversi::evaluator("").unwrap();
+    let cfg = SearchConfig {
+        record_tree: true,
+        ..mcts(4000, 11)
+    };
+    let r = search(&pos, &eval, &cfg, Hooks::default()).unwrap();
+    let tree: Tree = r.tree.unwrap();
+    let root = &tree.nodes[0];
+    assert_eq!(root.visits, Some(4000));
+    let (first, next) = tree.links();
+    let mut c = first[0];
+    let (mut sum, mut priors, mut most) = (0, 0.0, (0, String::new()));
+    while c != NONE {
+        let x = &tree.nodes[c as usize];
+        let v = x.visits.unwrap();
+        sum += v;
+        priors += x.prior.unwrap();
+        assert!(x.uct.is_some(), "a root child has a selection score");
+        if v > most.0 {
+            most = (v, tree.move_text(x.mv).to_string());
+        }
+        c = next[c as usize];
+    }
+    assert_eq!(sum, 4000, "every iteration goes through a root move");
+    assert!((priors - 1.0).abs() < 1e-3, "priors sum to {priors}");
+    let chosen = tree.head.chosen.as_ref().unwrap();
+    assert_eq!(chosen.mv, most.1);
+    assert_eq!(chosen.reason, format!("most visits: {} of 4000", most.0));
+    // Every node's visits are at least the sum of its children's.
+    for (i, n) in tree.nodes.iter().enumerate() {
+        let mut c = first[i];
+        let mut s = 0;
+        while c != NONE {
+            s += tree.nodes[c as usize].visits.unwrap();
+            c = next[c as usize];
+        }
+        assert!(s <= n.visits.unwrap());
+        if n.visits.unwrap() > 0 {
+            let v = n.value.unwrap();
+            assert!((0.0..=1.0).contains(&v), "a mean score {v}");
+        }
+    }
+}
+
+#[test]
+fn budgets_seeds_and_the_randomness_quotient() {
+    use plyscope::games::ataxx::Ataxx;
+    let pos = Ataxx::new_game("ataxx").unwrap();
+    let eval = Ataxx::evaluator("").unwrap();
+    // A node budget bounds the tree (one expansion past it at most).
+    let cfg = SearchConfig {
+        node_budget: Some(5000),
+        ..mcts(1_000_000, 1)
+    };
+    let r = search(&pos, &eval, &cfg, Hooks::default()).unwrap();
+    assert!(
+        r.stats.nodes >= 5000 && r.stats.nodes < 5000 + 200,
+        "{}",
+        r.stats.nodes
+    );
+    assert!(r.stats.leaves < 1_000_000);
+    // The same seed plays the same search.
+    let a = search(&pos, &eval, &mcts(500, 8), Hooks::default()).unwrap();
+    let b = search(&pos, &eval, &mcts(500, 8), Hooks::default()).unwrap();
+    assert_eq!((a.best, a.value, a.pv), (b.best, b.value, b.pv));
+    // With a quotient of 2, lower-ranked moves are played too, and said so.
+    let mut ranks = Vec::new();
+    for seed in 0..30 {
+        let cfg = SearchConfig {
+            randomness_quotient: 2,
+            ..mcts(300, seed)
+        };
+        let r = search(&pos, &eval, &cfg, Hooks::default()).unwrap();
+        assert_eq!(r.reason == "randomness", r.rank > 1);
+        ranks.push(r.rank);
+    }
+    assert!(ranks.iter().any(|&k| k > 1) && ranks.iter().any(|&k| k == 1));
+    // A bad option is refused with its name.
+    let bad = SearchConfig {
+        mcts_exploration: f64::NAN,
+        ..mcts(10, 1)
+    };
+    let e = search(&pos, &eval, &bad, Hooks::default()).unwrap_err();
+    assert!(e.to_string().contains("mcts_exploration"), "{e}");
+}
