@@ -398,6 +398,12 @@ pub struct Progress {
     pub fraction: f64,
     /// Milliseconds since the search started.
     pub elapsed_ms: f64,
+    /// A promise that another report follows within about the progress interval (the search is
+    /// running and nothing silent comes first). False on the last report before work that reports
+    /// nothing (a recorded tree built at the end of an iteration or of the search) and on the
+    /// report of a stopped search. The page's worker bridge treats silence after a steady report
+    /// as a dead worker (`www/engine-client.js`).
+    pub steady: bool,
 }
 
 /// One root move with the value the search gave it.

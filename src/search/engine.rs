@@ -473,7 +473,8 @@ fn run<G: Game, E: Evaluator<G>, R: Restart<G>>(
         if complete && !s.aborted {
             let now = now_ms();
             s.last_progress = now;
-            s.report(now);
+            // Not steady when a tree is recorded: the iteration's tree is built next, silently.
+            s.report(now, !R::ACTIVE);
         }
         let rec = {
             let fresh = s.rec.fresh();
@@ -826,13 +827,15 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G,
         } else {
             100.0
         };
-        if now - self.last_progress >= every {
+        // A search that has just been stopped says so at once (not steady: what follows, the
+        // tree being built, reports nothing).
+        if self.aborted || now - self.last_progress >= every {
             self.last_progress = now;
-            self.report(now);
+            self.report(now, !self.aborted);
         }
     }
 
-    fn report(&mut self, now: f64) {
+    fn report(&mut self, now: f64, steady: bool) {
         if self.hooks.progress.is_none() {
             return;
         }
@@ -861,6 +864,7 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G,
             root_total: self.root_total,
             fraction,
             elapsed_ms: now - self.start,
+            steady,
         };
         if let Some(cb) = self.hooks.progress.as_mut() {
             cb(&p);

@@ -179,6 +179,9 @@ pub(super) fn search<G: Game, E: Evaluator<G>>(
                         root_total: max_iterations.unwrap_or(0) as usize,
                         fraction,
                         elapsed_ms: now - start,
+                        // No promise: the loop may end at its next check and build the tree
+                        // silently (the page then relies on the worker's lock to see a death).
+                        steady: false,
                     });
                 }
             }

@@ -7,11 +7,13 @@
 // Pure functions with no DOM: they run on the page, in workers and under node's test runner.
 
 import { KINDS, FORMAT_NAMES, nativeHeader, TreeFormatError } from './import.js';
+import { isPacked, unpackSections } from './pack.js';
 
 /** `PSTB` as a little-endian 32-bit word: the first four bytes of the binary form. */
 export const BINARY_MAGIC = 0x42545350;
-/** The layout version this reader knows. */
+/** The plain layout's version word (the packed layout's is 2: pack.js). */
 export const BINARY_VERSION = 1;
+const PACKED_LAYOUT_WORD = 2;
 /** The sections, in order, with their element types (docs/tree-format.md lists their meaning). */
 export const SECTIONS = [
   ['meta', Uint8Array],
@@ -63,20 +65,33 @@ export function sections(buffer) {
   if (!(buffer instanceof ArrayBuffer) || buffer.byteLength < 16) fail('an ArrayBuffer of at least 16 bytes');
   const head = new Uint32Array(buffer, 0, 4);
   if (head[0] !== BINARY_MAGIC) fail('the magic word PSTB');
-  if (head[1] !== BINARY_VERSION) fail(`layout version ${BINARY_VERSION}, found ${head[1]}`);
-  const n = head[2];
-  if (head[3] !== SECTIONS.length) fail(`${SECTIONS.length} sections, found ${head[3]}`);
-  if (buffer.byteLength < 16 + 8 * SECTIONS.length) fail('a complete section table');
-  const table = new Uint32Array(buffer, 16, 2 * SECTIONS.length);
-  const s = {};
-  SECTIONS.forEach(([name, T], k) => {
-    const off = table[2 * k];
-    const len = table[2 * k + 1];
-    if (off % 8 !== 0 || off + len * T.BYTES_PER_ELEMENT > buffer.byteLength) fail(`section ${name} inside the buffer`);
-    s[name] = new T(buffer, off, len);
-  });
+  let n;
+  let s;
+  let counts = null;
+  if (isPacked(buffer)) {
+    // The packed layout (pack.js): decoded into arrays of the plain layout's types (some when
+    // first read: their lengths are checked from the table).
+    try {
+      ({ n, s, counts } = unpackSections(buffer));
+    } catch (e) {
+      fail(e.message.replace(/^packed binary tree: expected /, 'in the packed layout: '));
+    }
+  } else {
+    if (head[1] !== BINARY_VERSION) fail(`layout version ${BINARY_VERSION} or ${PACKED_LAYOUT_WORD}, found ${head[1]}`);
+    n = head[2];
+    if (head[3] !== SECTIONS.length) fail(`${SECTIONS.length} sections, found ${head[3]}`);
+    if (buffer.byteLength < 16 + 8 * SECTIONS.length) fail('a complete section table');
+    const table = new Uint32Array(buffer, 16, 2 * SECTIONS.length);
+    s = {};
+    SECTIONS.forEach(([name, T], k) => {
+      const off = table[2 * k];
+      const len = table[2 * k + 1];
+      if (off % 8 !== 0 || off + len * T.BYTES_PER_ELEMENT > buffer.byteLength) fail(`section ${name} inside the buffer`);
+      s[name] = new T(buffer, off, len);
+    });
+  }
   for (const name of ['parent', 'move', 'kind', 'flags', 'value', 'alpha', 'beta', 'prob', 'order', 'count', 'pre', 'eval', 'ref', 'cutAt', 'note']) {
-    if (s[name].length !== n) fail(`${n} entries in section ${name}`);
+    if ((counts ? counts[name] : s[name].length) !== n) fail(`${n} entries in section ${name}`);
   }
   return { n, s };
 }
@@ -265,6 +280,8 @@ export function binaryModel(buffer) {
     // What analysis.js's treeCounts would count, without walking (and so making) every node.
     treeCounts: { boxes: n, positions: n - t.perKind[5] - t.perKind[6], cutoffs: t.perKind[5], unrecorded: t.perKind[6] },
     binaryBytes: buffer.byteLength,
+    /** The binary form itself (Download writes version 2 straight from its arrays). */
+    buffer,
     /** The node numbered `id`, or null. */
     byId: (id) => {
       const i = typeof id === 'number' ? id : /^\d+$/.test(String(id)) ? Number(id) : -1;
