@@ -268,12 +268,15 @@ fn the_ai_solves_small_endgames_and_plays_the_best_margin() {
             .find(|(x, _)| square_name(*x) == rm.text)
             .expect("a legal move")
             .1;
-        let got = plyscope::games::reversi::eval::decided_margin(rm.value)
-            .map_or(0, |d| d.0);
+        let got = plyscope::games::reversi::eval::decided_margin(rm.value).map_or(0, |d| d.0);
         if rm.exact {
             assert_eq!(got, exact, "{}", rm.text);
         } else {
-            assert!(got >= exact, "{}: bound {got} below the exact {exact}", rm.text);
+            assert!(
+                got >= exact,
+                "{}: bound {got} below the exact {exact}",
+                rm.text
+            );
         }
     }
     // The best line plays to the end of the game and keeps the margin.

@@ -4,9 +4,9 @@
 
 use plyscope::core::{Evaluator, Game, ValueScale, WIN_SCORE};
 use plyscope::games::ataxx::{Ataxx, AtaxxEval};
-use plyscope::games::Playable;
 use plyscope::games::reversi::eval::decided_value;
 use plyscope::games::reversi::{Reversi, ReversiEval};
+use plyscope::games::Playable;
 use plyscope::search::{search, Hooks, SearchConfig};
 use plyscope::tree::{Tree, TreeDocument};
 use serde_json::Value;
@@ -50,7 +50,11 @@ const LATE: &str = "OOXXXXXXXOXXXXXXOOXOXOOXOOXXOOXXOOXOOOXX-O-OOOOX--O-O--X----
 fn reversi_documents_say_that_decided_values_count_discs_in_every_form() {
     let pos = Reversi::from_position_text("reversi", LATE).unwrap();
     let tree = recorded(&pos, &ReversiEval::Strong, 2);
-    let scale = tree.head.values.clone().expect("the engine says how its values read");
+    let scale = tree
+        .head
+        .values
+        .clone()
+        .expect("the engine says how its values read");
     assert_eq!(scale, ReversiEval::Strong.scale());
     let m = scale.margin.as_ref().expect("a margin scale");
     assert_eq!((m.unit.as_str(), m.per), ("discs", 100.0));
@@ -105,7 +109,11 @@ fn documents_without_values_still_read() {
     assert_eq!(back, doc);
     let compact = Tree::from_document(&back).to_compact_json();
     assert!(!compact.contains("\"values\""));
-    assert!(Tree::from_compact_json(&compact).unwrap().head.values.is_none());
+    assert!(Tree::from_compact_json(&compact)
+        .unwrap()
+        .head
+        .values
+        .is_none());
 }
 
 #[test]
@@ -117,7 +125,11 @@ fn the_schema_refuses_a_malformed_scale() {
     for (what, path, bad) in [
         ("a unit that is not text", "unit", Value::from(3)),
         ("a zero per_unit", "per_unit", Value::from(0)),
-        ("a margin without its step", "margin", serde_json::json!({"plies_from": 99, "unit": "discs", "one": "disc"})),
+        (
+            "a margin without its step",
+            "margin",
+            serde_json::json!({"plies_from": 99, "unit": "discs", "one": "disc"}),
+        ),
     ] {
         let mut v = good.clone();
         v["values"][path] = bad;

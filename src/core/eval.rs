@@ -176,7 +176,9 @@ impl ValueScale {
                         margin: Some(if win { n } else { -n }),
                     };
                 }
-                let plies = (self.win.unwrap_or(WIN_SCORE) - value.abs()).round().max(0.0) as i64;
+                let plies = (self.win.unwrap_or(WIN_SCORE) - value.abs())
+                    .round()
+                    .max(0.0) as i64;
                 let text = match (win, plies) {
                     (true, 0) => "won".to_string(),
                     (false, 0) => "lost".to_string(),

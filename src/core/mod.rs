@@ -12,8 +12,8 @@ mod zobrist;
 
 pub use error::{shown, Error, IllegalMove, ParseMoveError, ParsePositionError, SHOWN_CHARS};
 pub use eval::{
-    describe_value, Breakdown, Evaluator, LostScale, MarginScale, NoTerms, Term, TermSink, ValueScale,
-    ValueText, ValueUnit, WIN_SCORE,
+    describe_value, Breakdown, Evaluator, LostScale, MarginScale, NoTerms, Term, TermSink,
+    ValueScale, ValueText, ValueUnit, WIN_SCORE,
 };
 pub use rng::Rng;
 pub use view::{

@@ -67,10 +67,11 @@ pub fn solve<G: Playable>(
                     depth: size,
                     root_done: 0,
                     root_total,
-                    fraction: cfg
-                        .time_ms
-                        .map_or(0.0, |t| (elapsed / t as f64).min(1.0)),
+                    fraction: cfg.time_ms.map_or(0.0, |t| (elapsed / t as f64).min(1.0)),
                     elapsed_ms: elapsed,
+                    // What follows the solver (its report, or the heuristic search when it runs
+                    // out of budget) makes no promise: a dead worker is noticed by its lock.
+                    steady: false,
                 });
             }
         }

@@ -314,9 +314,7 @@ impl<G: Playable> AnySession for Match<G> {
                 Ok(report) => return Ok(report),
                 Err(tried) => {
                     after_solver = SearchConfig {
-                        time_ms: cfg
-                            .time_ms
-                            .map(|t| (t as f64 - tried.ms).max(1.0) as u64),
+                        time_ms: cfg.time_ms.map(|t| (t as f64 - tried.ms).max(1.0) as u64),
                         ..cfg.clone()
                     };
                     &after_solver
