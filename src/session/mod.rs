@@ -3,7 +3,6 @@
 //! the board view of each state, runs searches and returns their tree documents.
 
 mod exact;
-pub mod threes_bench;
 
 pub use exact::SOLVER_TIME_SHARE;
 

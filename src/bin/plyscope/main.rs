@@ -2,6 +2,8 @@
 //!
 //! Run `plyscope help` for the commands. Bad arguments print a message and exit with status 2.
 
+mod threes_bench;
+
 use plyscope::core::Error;
 use plyscope::core::{now_ms, shown, PerftBudget};
 use plyscope::games::CATALOGUE;
@@ -894,9 +896,9 @@ fn threes_bench(args: &[String]) -> Result<(), Usage> {
     if jobs == 0 {
         return Err(Usage("--jobs must be at least 1".into()));
     }
-    let mut cfg = plyscope::session::threes_bench::bench_config(time_ms, depth, seed);
+    let mut cfg = threes_bench::bench_config(time_ms, depth, seed);
     cfg.probability_steps = !opts.flag("--no-steps");
-    plyscope::session::threes_bench::threes_bench_jobs(
+    threes_bench::threes_bench_jobs(
         games,
         seed,
         &cfg,
@@ -1384,7 +1386,7 @@ fn threes_search_bench(quick: bool) -> Result<(), Usage> {
         "nodes/s"
     );
     let eval = ThreesEval::strong();
-    let cfg = plyscope::session::threes_bench::bench_config(None, depth, 1);
+    let cfg = threes_bench::bench_config(None, depth, 1);
     for (label, text) in positions {
         let pos = Threes::from_position_text("", text)
             .map_err(|e| Usage(format!("bench position {label}: {e}")))?;
