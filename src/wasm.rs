@@ -298,6 +298,7 @@ impl Engine {
             } else {
                 None
             },
+            ..Hooks::default()
         };
         self.session.search(&cfg, hooks).map_err(err)
     }

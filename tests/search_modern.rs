@@ -358,3 +358,59 @@ fn tic_tac_toe_stays_perfect_with_every_technique() {
         }
     }
 }
+
+/// `tt_min_depth` keeps the table away from shallow nodes: above the search's depth the table is
+/// never used, so the search is exactly the one without a table (same nodes, value and move);
+/// at 2 it answers fewer nodes than at 1. Out of range, the option is refused by name.
+#[test]
+fn the_table_is_used_only_from_its_minimum_depth() {
+    let pos = reversi_midgame();
+    let eval = Reversi::evaluator("").unwrap();
+    let run = |cfg: SearchConfig| {
+        search(
+            &pos,
+            &eval,
+            &SearchConfig {
+                depth: 5,
+                seed: Some(3),
+                ..cfg
+            },
+            Hooks::default(),
+        )
+        .unwrap()
+    };
+    let none = run(SearchConfig {
+        transposition_table: Some(false),
+        ..SearchConfig::default()
+    });
+    let above = run(SearchConfig {
+        tt_min_depth: 6,
+        ..SearchConfig::default()
+    });
+    assert_eq!(above.stats.tt_hits, 0);
+    assert_eq!(
+        (above.stats.nodes, above.value, above.best),
+        (none.stats.nodes, none.value, none.best)
+    );
+    let every = run(SearchConfig::default());
+    let from2 = run(SearchConfig {
+        tt_min_depth: 2,
+        ..SearchConfig::default()
+    });
+    assert!(
+        from2.stats.tt_hits < every.stats.tt_hits,
+        "{} {}",
+        from2.stats.tt_hits,
+        every.stats.tt_hits
+    );
+    for bad in [0, 9] {
+        let err = SearchConfig {
+            tt_min_depth: bad,
+            ..SearchConfig::default()
+        }
+        .validate()
+        .unwrap_err()
+        .to_string();
+        assert!(err.contains("tt_min_depth"), "{err}");
+    }
+}

@@ -489,3 +489,59 @@ fn through_the_binary() {
     assert_eq!(best.len(), 1, "{text}");
     assert!(is_legal("x5o/7/7/7/7/7/o4xx o 0 1", &best[0]), "{text}");
 }
+
+/// The nodes count of the last `info depth` line of a search.
+fn last_nodes(lines: &[String]) -> u64 {
+    let line = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth"))
+        .unwrap_or_else(|| panic!("no info line in {lines:?}"));
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let at = words.iter().position(|&w| w == "nodes").unwrap();
+    words[at + 1].parse().unwrap()
+}
+
+/// One search per `go`, with iterative deepening (one info line per depth, counting nodes from
+/// the start), the table kept across the depths and across the moves of a game, and emptied by
+/// `uainewgame`: the same search again finds its entries (fewer nodes), a new game does not (the
+/// same nodes as the first time). A bad line in between is refused and changes nothing.
+#[test]
+fn the_table_is_kept_across_moves_and_emptied_by_a_new_game() {
+    let mut c = uai();
+    let search = |c: &mut Conversation| {
+        c.send("position startpos moves f2 a2");
+        c.send("go depth 5");
+        c.wait_prefix("bestmove")
+    };
+    c.send("uainewgame");
+    let first = search(&mut c);
+    let mut previous = 0;
+    for d in 1..=5 {
+        let line = first
+            .iter()
+            .find(|l| l.starts_with(&format!("info depth {d} ")))
+            .unwrap_or_else(|| panic!("no depth {d} line in {first:?}"));
+        let n = last_nodes(std::slice::from_ref(line));
+        assert!(n > previous, "nodes count up over the depths: {first:?}");
+        previous = n;
+    }
+    let again = search(&mut c);
+    assert!(
+        last_nodes(&again) < last_nodes(&first),
+        "kept table: {} nodes, then {}",
+        last_nodes(&first),
+        last_nodes(&again)
+    );
+    c.send("go depth zero");
+    c.send("isready");
+    let bad = c.wait_prefix("readyok");
+    assert_eq!(errors(&bad).len(), 1, "{bad:?}");
+    c.send("uainewgame");
+    let fresh = search(&mut c);
+    assert_eq!(last_nodes(&fresh), last_nodes(&first), "{fresh:?}");
+    assert_eq!(bestmoves(&fresh), bestmoves(&first));
+    c.send("quit");
+    let (all, _) = c.finish();
+    assert_eq!(errors(&all).len(), 1, "{all:?}");
+}

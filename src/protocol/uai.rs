@@ -33,9 +33,11 @@ use crate::core::PerftBudget;
 use crate::core::{now_ms, Game, Turn, WIN_SCORE};
 use crate::games::ataxx::{Ataxx, AtaxxEval, AtaxxMove};
 use crate::protocol::driver::{self, extra_words, shown, Disposition, Job, Output, Protocol, Task};
-use crate::search::{search, Hooks, SearchConfig};
+use crate::search::tt::Table;
+use crate::search::{search, Completed, Hooks, SearchConfig};
 use std::io::{Read, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 use std::thread;
 
 /// The engine's name as sent in `id name`.
@@ -233,13 +235,29 @@ pub fn parse_position(words: &[&str]) -> Result<Ataxx, String> {
     Ok(pos)
 }
 
+/// The transposition table a UAI engine keeps between its searches (each `go` runs on a thread
+/// of its own): the moves of one game share it, `uainewgame` empties it.
+#[derive(Clone, Default)]
+pub struct KeptTable(Arc<Mutex<Option<Table<AtaxxMove>>>>);
+
+impl std::fmt::Debug for KeptTable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("KeptTable")
+    }
+}
+
 /// Searches `pos` within `limits`, printing an `info` line per completed depth and then
-/// `bestmove`. Stops when `stop` is set.
+/// `bestmove`. Stops when `stop` is set. The search is the one the CLI and the page run
+/// (iterative deepening with aspiration windows, the table kept across depths); with `keep`,
+/// the table's entries from `table`'s last search are kept too (the earlier moves of the game).
+#[allow(clippy::too_many_arguments)]
 pub fn think(
     pos: &Ataxx,
     eval: AtaxxEval,
     base: &SearchConfig,
     limits: &Limits,
+    table: &KeptTable,
+    keep: bool,
     stop: &AtomicBool,
     out: &Output,
 ) {
@@ -272,7 +290,16 @@ pub fn think(
         error(out, "the game is over: there is no move to search");
         None
     } else {
-        iterate(pos, eval, base, limits, stop, out)
+        // This thread's searches use the game's table; it goes back when the search ends.
+        let kept = table.0.lock().ok().and_then(|mut t| t.take());
+        if let Some(t) = kept {
+            t.give_back();
+        }
+        let best = iterate(pos, eval, base, limits, keep, stop, out);
+        if let Ok(mut t) = table.0.lock() {
+            *t = Table::take_spare(base.tt_bits);
+        }
+        best
     };
     if limits.infinite {
         while !stop.load(Ordering::Relaxed) {
@@ -288,87 +315,48 @@ fn iterate(
     eval: AtaxxEval,
     base: &SearchConfig,
     limits: &Limits,
+    keep: bool,
     stop: &AtomicBool,
     out: &Output,
 ) -> Option<AtaxxMove> {
-    let start = now_ms();
-    let budget = limits.time_for(pos.side_to_move());
-    let deadline = budget.map(|t| start + t as f64);
-    let max_depth = limits.depth.unwrap_or(64);
-    let mut best: Option<AtaxxMove> = None;
-    let mut nodes = 0u64;
-    for depth in 1..=max_depth {
-        if stop.load(Ordering::Relaxed) && best.is_some() {
-            break;
-        }
-        let time_ms = match deadline {
-            Some(d) => {
-                let left = d - now_ms();
-                if left < 1.0 && best.is_some() {
-                    break;
-                }
-                Some(left.max(1.0) as u64)
-            }
-            None => None,
-        };
-        let node_budget = match limits.nodes {
-            Some(n) if nodes >= n && best.is_some() => break,
-            Some(n) => Some(n.saturating_sub(nodes).max(1)),
-            None => None,
-        };
-        let cfg = SearchConfig {
-            depth,
-            time_ms,
-            node_budget,
-            iterative_deepening: false,
-            move_ordering: true,
-            random_ties: false,
-            seed: Some(1),
-            ..base.clone()
-        };
-        let r = match search(
-            pos,
-            &eval,
-            &cfg,
-            Hooks {
-                stop: Some(stop),
-                ..Default::default()
-            },
-        ) {
-            Ok(r) => r,
-            Err(e) => {
-                error(out, &e.to_string());
-                break;
-            }
-        };
-        nodes += r.stats.nodes;
-        let complete = r.stats.depth_reached == depth;
-        if complete || best.is_none() {
-            best = r.best;
-        }
-        if !complete {
-            break;
-        }
-        let ms = (now_ms() - start).max(0.0);
-        let mut line = format!(
-            "info depth {depth} score {} nodes {nodes} time {} nps {} pv",
-            score_text(r.value),
-            ms.round() as u64,
-            (nodes as f64 * 1000.0 / ms.max(0.001)) as u64
+    let cfg = SearchConfig {
+        depth: limits.depth.unwrap_or(64),
+        time_ms: limits.time_for(pos.side_to_move()),
+        node_budget: limits.nodes,
+        iterative_deepening: true,
+        move_ordering: true,
+        random_ties: false,
+        seed: Some(1),
+        ..base.clone()
+    };
+    let mut info = |c: &Completed| {
+        let ms = c.elapsed_ms.max(0.0);
+        say(
+            out,
+            &format!(
+                "info depth {} score {} nodes {} time {} nps {} pv {}",
+                c.depth,
+                score_text(c.value),
+                c.nodes,
+                ms.round() as u64,
+                (c.nodes as f64 * 1000.0 / ms.max(0.001)) as u64,
+                c.pv.join(" ")
+            ),
         );
-        let mut p = pos.clone();
-        for &m in &r.pv {
-            line.push(' ');
-            line.push_str(&p.format_move(m));
-            p.play_unchecked(m);
-        }
-        say(out, &line);
-        // A decided game whose end lies within the searched depth will not change deeper.
-        if r.value.abs() > WIN_SCORE / 2.0 && WIN_SCORE - r.value.abs() <= depth as f64 {
-            break;
+    };
+    let hooks = Hooks {
+        stop: Some(stop),
+        completed: Some(&mut info),
+        keep_table: keep,
+        ..Default::default()
+    };
+    match search(pos, &eval, &cfg, hooks) {
+        Ok(r) => r.best,
+        Err(e) => {
+            error(out, &e.to_string());
+            None
         }
     }
-    best
 }
 
 /// The UAI engine's state between commands: the position and the evaluator.
@@ -378,6 +366,10 @@ pub struct Uai {
     eval: AtaxxEval,
     /// The search switches and table size set by `setoption`.
     base: SearchConfig,
+    /// The transposition table, kept from one `go` to the next.
+    table: KeptTable,
+    /// Whether the next search keeps the table's entries (false after `uainewgame`).
+    keep: bool,
 }
 
 /// The `setoption` switches: the option's name and the search setting it turns on or off.
@@ -407,6 +399,8 @@ impl Default for Uai {
                 tt_bits: tt_bits_for(16),
                 ..SearchConfig::default()
             },
+            table: KeptTable::default(),
+            keep: false,
         }
     }
 }
@@ -459,6 +453,7 @@ impl Protocol for Uai {
             "uainewgame" => {
                 Self::no_more(out, cmd, args);
                 self.pos = Ataxx::new();
+                self.keep = false;
             }
             "position" => match parse_position(args) {
                 Ok(p) => self.pos = p,
@@ -513,8 +508,10 @@ impl Protocol for Uai {
             "go" => match Limits::parse(args) {
                 Ok(limits) => {
                     let (pos, eval, base) = (self.pos.clone(), self.eval, self.base.clone());
+                    let (table, keep) = (self.table.clone(), self.keep);
+                    self.keep = true;
                     return Some(Box::new(move |job: &Job| {
-                        think(&pos, eval, &base, &limits, &job.stop, &job.out)
+                        think(&pos, eval, &base, &limits, &table, keep, &job.stop, &job.out)
                     }));
                 }
                 Err(e) => error(out, &e),

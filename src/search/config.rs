@@ -105,6 +105,10 @@ pub struct SearchConfig {
     pub transposition_table: Option<bool>,
     /// The table's size as a power of two entries (10 to 26).
     pub tt_bits: u32,
+    /// The table is probed and written only at nodes with at least this many plies left (1 to
+    /// 8; 1: every node above the horizon). Nodes just above the horizon are the most numerous
+    /// and their entries the cheapest to redo, so skipping them saves the table's cache misses.
+    pub tt_min_depth: u32,
     /// Alpha-beta: principal variation search. After a node's first move, each move is searched
     /// with a null window (does it beat the best so far?) and searched again with the full window
     /// only when it does.
@@ -221,6 +225,7 @@ impl Default for SearchConfig {
             branching_limit: 0,
             transposition_table: None,
             tt_bits: 18,
+            tt_min_depth: 1,
             pvs: true,
             aspiration: true,
             aspiration_window: 0.0,
@@ -295,6 +300,13 @@ impl SearchConfig {
                 "tt_bits",
                 self.tt_bits,
                 "a whole number from 10 to 26",
+            ));
+        }
+        if !(1..=8).contains(&self.tt_min_depth) {
+            return Err(Error::bad_option(
+                "tt_min_depth",
+                self.tt_min_depth,
+                "a whole number of plies from 1 to 8",
             ));
         }
         if !(0.0..1.0).contains(&self.chance_cutoff) {

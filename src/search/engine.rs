@@ -95,6 +95,29 @@ pub struct Hooks<'a> {
     /// When the tree is recorded: called with the tree of each completed iteration of iterative
     /// deepening, as it completes (for a live view).
     pub iteration: Option<&'a mut dyn FnMut(&Tree)>,
+    /// Called after each completed iteration of iterative deepening with its depth, best value
+    /// and principal variation (an engine protocol's `info` line).
+    pub completed: Option<&'a mut dyn FnMut(&Completed)>,
+    /// Keep the transposition table's entries from the last search on this thread (the earlier
+    /// moves of the same game), when that search was for the same root player; otherwise the
+    /// table starts empty. Values in the table are from the root player's view, hence the
+    /// condition. The UAI engine sets it between `uainewgame`s.
+    pub keep_table: bool,
+}
+
+/// One completed iteration of iterative deepening, as [`Hooks::completed`] hears of it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Completed {
+    /// The iteration's depth in plies.
+    pub depth: u32,
+    /// The best root move's value, from the root player's view.
+    pub value: f64,
+    /// Nodes searched so far by the whole search.
+    pub nodes: u64,
+    /// Milliseconds since the search started.
+    pub elapsed_ms: f64,
+    /// The principal variation, as move texts (the game's notation), from the root.
+    pub pv: Vec<String>,
 }
 
 /// A child of a node, made once and kept while the node is searched (copy-make).
@@ -280,6 +303,7 @@ fn run<G: Game, E: Evaluator<G>, R: Restart<G>>(
 ) -> Result<SearchResult<G::Move>, Error> {
     let start = now_ms();
     let mut rng = Rng::seeded(cfg.seed.unwrap_or_else(Rng::entropy_seed));
+    let keep_table = hooks.keep_table;
     let mut s = Searcher {
         eval,
         cfg,
@@ -309,7 +333,9 @@ fn run<G: Game, E: Evaluator<G>, R: Restart<G>>(
         moves: Vec::new(),
         outcomes: Vec::new(),
         pv: Vec::new(),
-        tt: cfg.uses_tt().then(|| Table::take(cfg.tt_bits)),
+        tt: cfg
+            .uses_tt()
+            .then(|| Table::take(cfg.tt_bits, keep_table, root_player)),
         pvs: cfg.pvs && cfg.algorithm == Algorithm::Alphabeta,
         lmr: cfg.lmr && cfg.algorithm == Algorithm::Alphabeta,
         killers_on: cfg.killers && cfg.algorithm == Algorithm::Alphabeta,
@@ -492,6 +518,22 @@ fn run<G: Game, E: Evaluator<G>, R: Restart<G>>(
                 let reordered: Vec<Child<G>> =
                     order.iter().map(|&i| root_kids[i].clone()).collect();
                 root_kids[..searched].clone_from_slice(&reordered);
+                if let Some(cb) = s.hooks.completed.as_mut() {
+                    let best = values
+                        .iter()
+                        .enumerate()
+                        .max_by(|a, b| a.1 .1.total_cmp(&b.1 .1))
+                        .map(|(i, v)| (i, v.1));
+                    if let Some((i, value)) = best {
+                        cb(&Completed {
+                            depth,
+                            value,
+                            nodes: s.nodes,
+                            elapsed_ms: now_ms() - s.start,
+                            pv: pv_texts(root, &pvs[i]),
+                        });
+                    }
+                }
                 if let Some(old) = done.replace((roots, pvs, depth, rec)) {
                     old.3.recycle();
                 }
@@ -622,6 +664,19 @@ fn run<G: Game, E: Evaluator<G>, R: Restart<G>>(
         std::mem::replace(&mut s.rec, unused).recycle();
     }
     Ok(result)
+}
+
+/// A line of moves from `root` as texts, up to the first that does not play.
+fn pv_texts<G: Game>(root: &G, line: &[G::Move]) -> Vec<String> {
+    let mut p = root.clone();
+    let mut out = Vec::with_capacity(line.len());
+    for &m in line {
+        out.push(p.format_move(m));
+        if p.play(m).is_err() {
+            break;
+        }
+    }
+    out
 }
 
 /// The root moves of an iteration's (child index, value, exact) triples.
@@ -1307,7 +1362,8 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G,
         // Transposition table.
         let key = pos.zobrist();
         let mut tt_move = None;
-        if let Some(tt) = &self.tt {
+        let use_tt = depth >= self.cfg.tt_min_depth;
+        if let Some(tt) = self.tt.as_ref().filter(|_| use_tt) {
             if let Some(e) = tt.probe(key) {
                 tt_move = e.mv;
                 if e.depth as u32 >= depth {
@@ -1348,7 +1404,7 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G,
                 } else {
                     Bound::Upper
                 };
-                if let Some(tt) = &mut self.tt {
+                if let Some(tt) = self.tt.as_mut().filter(|_| use_tt) {
                     tt.store(key, depth, v, bound, false, tt_move);
                 }
                 if R::ACTIVE {
@@ -1563,7 +1619,7 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G,
         } else {
             Bound::Exact
         };
-        if let Some(tt) = &mut self.tt {
+        if let Some(tt) = self.tt.as_mut().filter(|_| use_tt) {
             tt.store(
                 key,
                 depth,

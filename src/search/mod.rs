@@ -10,11 +10,11 @@
 mod config;
 mod engine;
 mod mcts;
-mod tt;
+pub(crate) mod tt;
 
 pub use config::{
     Algorithm, Playout, Progress, RootMove, SearchConfig, SearchResult, DEFAULT_EXACT_ENDGAME,
     MCTS_DEFAULT_ITERATIONS,
 };
-pub use engine::{search, Hooks};
+pub use engine::{search, Completed, Hooks};
 pub use mcts::expected_score_text;

@@ -2,8 +2,10 @@
 //!
 //! Making and zeroing a large table costs more than a short search (Threes' 100 ms moves), so the
 //! table a search used is kept for the next search on the same thread: a new generation number
-//! makes its old entries stale at no cost.
+//! makes its old entries stale at no cost. The last [`SPARES`] tables are kept, so that two
+//! players of different table sizes on one thread (a match) do not remake theirs every move.
 
+use crate::core::PlayerId;
 use crate::tree::Bound;
 use std::any::Any;
 use std::cell::RefCell;
@@ -27,29 +29,37 @@ pub(crate) struct Table<M: Copy> {
     entries: Vec<Option<Entry<M>>>,
     mask: u64,
     generation: u8,
+    /// The root player of the search that last used the table (values are from its view).
+    owner: Option<PlayerId>,
 }
 
+/// How many used tables a thread keeps for later searches.
+pub(crate) const SPARES: usize = 2;
+
 thread_local! {
-    /// The table the last search on this thread used, kept for the next.
-    static SPARE: RefCell<Option<Box<dyn Any>>> = const { RefCell::new(None) };
+    /// The tables the last searches on this thread used (the latest last), kept for the next.
+    static SPARE: RefCell<Vec<Box<dyn Any>>> = const { RefCell::new(Vec::new()) };
 }
 
 impl<M: Copy + 'static> Table<M> {
-    /// A table of `2^bits` entries with no valid entry: the spare one when it fits, else a new one.
-    pub fn take(bits: u32) -> Self {
-        let size = 1usize << bits;
-        let spare = SPARE.with(|s| s.borrow_mut().take());
-        if let Some(Ok(mut t)) = spare.map(|b| b.downcast::<Table<M>>()) {
-            if t.entries.len() == size {
+    /// A table of `2^bits` entries for a search whose root player is `owner`: the spare one when
+    /// it fits, else a new one. Its entries are all stale, unless `keep` asks to keep those of the
+    /// last search, which are kept when that search had the same root player.
+    pub fn take(bits: u32, keep: bool, owner: PlayerId) -> Self {
+        if let Some(mut t) = Self::take_spare(bits) {
+            if !(keep && t.owner == Some(owner)) {
                 // When generations wrap, old entries could look current again: cleared then.
                 t.next_generation();
-                return *t;
             }
+            t.owner = Some(owner);
+            return t;
         }
+        let size = 1usize << bits;
         Table {
             entries: vec![None; size],
             mask: (size - 1) as u64,
             generation: 0,
+            owner: Some(owner),
         }
     }
 
@@ -62,9 +72,29 @@ impl<M: Copy + 'static> Table<M> {
         }
     }
 
+    /// Takes this thread's most recent spare table of `2^bits` entries, if any, entries and all
+    /// (to carry it to another thread: [`Table::give_back`] there).
+    pub fn take_spare(bits: u32) -> Option<Self> {
+        let size = 1usize << bits;
+        SPARE.with(|s| {
+            let mut s = s.borrow_mut();
+            let at = s.iter().rposition(|b| {
+                b.downcast_ref::<Table<M>>()
+                    .is_some_and(|t| t.entries.len() == size)
+            })?;
+            s.remove(at).downcast::<Table<M>>().ok().map(|t| *t)
+        })
+    }
+
     /// Keeps this table for the next search on this thread.
     pub fn give_back(self) {
-        SPARE.with(|s| *s.borrow_mut() = Some(Box::new(self)));
+        SPARE.with(|s| {
+            let mut s = s.borrow_mut();
+            if s.len() >= SPARES {
+                s.remove(0);
+            }
+            s.push(Box::new(self));
+        });
     }
 
     #[inline]

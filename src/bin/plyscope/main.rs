@@ -88,6 +88,8 @@ USAGE:
         --branching N       keep only the best N moves of each node by pre-score
         --tt, --no-tt       use the transposition table, or not (default: on for alpha-beta)
         --tt-bits B         the table holds 2^B entries (10 to 26, default 18)
+        --tt-min-depth D    use the table only at nodes with D plies or more left (1 to 8,
+                            default 1)
         --plain             the textbook alpha-beta: every technique below off, and no table
         --no-pvs, --no-aspiration, --no-killers, --no-history, --no-lmr, --no-null-move
                             turn one technique off (--pvs ... turn it on after --plain); see
@@ -627,6 +629,7 @@ fn search(args: &[String]) -> Result<(), Usage> {
             "--node-cap",
             "--quiescence",
             "--tt-bits",
+            "--tt-min-depth",
             "--aspiration-window",
             "--exact",
         ],
@@ -696,6 +699,9 @@ fn search(args: &[String]) -> Result<(), Usage> {
     }
     if let Some(b) = opts.number("--tt-bits", "a whole number from 10 to 26")? {
         cfg.tt_bits = b;
+    }
+    if let Some(d) = opts.number("--tt-min-depth", "a whole number of plies from 1 to 8")? {
+        cfg.tt_min_depth = d;
     }
     if let Some(w) = opts.number::<f64>("--aspiration-window", "evaluation units (0: automatic)")? {
         cfg.aspiration_window = w;

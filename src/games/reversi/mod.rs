@@ -432,7 +432,7 @@ impl Playable for Reversi {
         keep_going: &mut dyn FnMut(u64) -> bool,
     ) -> Option<Solved<ReversiMove>> {
         let (p, o) = self.bitboards()?;
-        let mut solver = endgame::Solver::new().with_check(keep_going);
+        let mut solver = endgame::Solver::reusing().with_check(keep_going);
         let root = solver.solve_root(p, o)?;
         let plies = self.empties();
         let to_move = |sq: u32| ReversiMove::at((sq / 8) as usize, (sq % 8) as usize);
