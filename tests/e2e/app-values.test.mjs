@@ -149,7 +149,30 @@ for (const viewport of [WIDE, PHONE]) {
     assert.ok(last, "the view says which move was last");
     assert.deepEqual({ x: best[0].x, y: best[0].y }, { x: last.x, y: last.y }, `${played}: ${JSON.stringify(last)}`);
     assert.ok(marks.every((m) => /^[+\u2212]?\d+(\.\d)?$|^0$|^(win|loss) [+\u2212]?\d+$/.test(m.text)), JSON.stringify(marks));
-    assert.match(await page.textContent('[data-testid=marks-note]'), /White's AI's best moves with their values for White/);
+    assert.match(await page.textContent('[data-testid=marks-note]'), /White's AI's best moves with their values for White \(gold: played\)/);
+    // The played move's badge is gold, which stands out on the green board; the others are dark.
+    await page.waitForFunction(() => window.plyscope.board.anims.size === 0);
+    for (const m of marks) {
+      const gold = await page.evaluate(({ x, y }) => {
+        const b = window.plyscope.board;
+        const c = b.cellCenter(x, y);
+        const right = b.cellCenter(x + 1, y);
+        const cell = Math.abs(right.x - c.x);
+        const r = b.canvas.getBoundingClientRect();
+        const k = b.canvas.width / r.width;
+        const ctx = b.canvas.getContext('2d');
+        // The badge's row, a little above the cell's bottom edge, across the middle half of the cell.
+        const py = Math.round((c.y + cell * 0.38 - r.top) * k);
+        let n = 0;
+        for (let px = c.x - cell * 0.25; px <= c.x + cell * 0.25; px += 1) {
+          const [R, G, B] = ctx.getImageData(Math.round((px - r.left) * k), py, 1, 1).data;
+          if (R > 220 && G > 170 && B < 120) n += 1;
+        }
+        return n;
+      }, m);
+      if (m.best) assert.ok(gold >= 4, `the played move's badge is gold (${gold} gold pixels)`);
+      else assert.equal(gold, 0, `${m.text}: another move's badge is not gold`);
+    }
     await shot(page, `values-marks-${viewport.width}`);
     // Hidden by the toggle, and back.
     await page.click('[data-testid=show-marks]');
