@@ -5,6 +5,7 @@
 //! After the move, each later swipe is the one with the best expected score, and nature deals each
 //! card by its odds; the value at the horizon (or at the end of the game) is the score on the board.
 
+use super::view::grouped;
 use super::{Threes, ThreesMove};
 use crate::core::{Game, Turn, ValueText};
 
@@ -53,19 +54,6 @@ fn value(pos: &Threes, swipes: u32) -> f64 {
     }
 }
 
-/// A whole number with thousands separators: `12,345`.
-fn grouped(n: f64) -> String {
-    let digits = format!("{:.0}", n.max(0.0));
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
 /// The outlook of `m` in words, with the search's own value text after it: "expected score
 /// 1,254 in 3 swipes, 1,230 now; board quality 16.8k". Its amount is the expected score.
 pub fn describe(pos: &Threes, m: ThreesMove, searched: &ValueText) -> Option<ValueText> {
@@ -73,8 +61,8 @@ pub fn describe(pos: &Threes, m: ThreesMove, searched: &ValueText) -> Option<Val
     Some(ValueText {
         text: format!(
             "expected score {} in {OUTLOOK_SWIPES} swipes, {} now; {}",
-            grouped(e),
-            grouped(pos.score() as f64),
+            grouped(e.max(0.0).round() as u64),
+            grouped(pos.score()),
             searched.text
         ),
         amount: searched
@@ -84,17 +72,4 @@ pub fn describe(pos: &Threes, m: ThreesMove, searched: &ValueText) -> Option<Val
         decided: searched.decided,
         margin: None,
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::grouped;
-
-    #[test]
-    fn thousands_are_grouped() {
-        assert_eq!(grouped(0.0), "0");
-        assert_eq!(grouped(999.4), "999");
-        assert_eq!(grouped(1254.0), "1,254");
-        assert_eq!(grouped(1234567.0), "1,234,567");
-    }
 }
