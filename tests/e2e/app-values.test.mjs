@@ -4,27 +4,10 @@
 // endgame reads as a disc margin, solved exactly. Screenshots: target/screenshots/values-*.png.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useBrowser, openApp as openAppPage, pickGame, PHONE, shot, settle } from './harness.mjs';
+import { useBrowser, openApp as openAppPage, pickGame, PHONE, shot, settle, setLevel, setKnob, setPosition } from './harness.mjs';
 
 const env = useBrowser();
 const WIDE = { width: 1400, height: 900 };
-
-async function setLevel(page, side, level) {
-  await page.selectOption(`[data-testid=side-${side}-level]`, level);
-}
-
-async function setKnob(page, side, key, value) {
-  await page.fill(`[data-testid=side-${side}-${key}]`, String(value));
-  await page.dispatchEvent(`[data-testid=side-${side}-${key}]`, 'change');
-}
-
-async function setPosition(page, text) {
-  await page.click('#position-box summary');
-  await page.fill('[data-testid=position-text]', text);
-  await page.click('[data-testid=set-position]');
-  await page.waitForFunction((t) => window.plyscope.state.position === t, text);
-  await page.click('#position-box summary');
-}
 
 /** A number of five digits or more, with or without thousands separators: a raw search value. */
 const RAW = /\b\d{5,}\b|\b\d{1,3}(,\d{3}){1,}\b(?! (nodes|positions|bytes|MB))/;
