@@ -100,9 +100,12 @@ function builder(doc, budget, total) {
     eval: new Uint32Array(cap).fill(NONE),
     ref: new Int32Array(cap).fill(-1),
     cutAt: new Uint32Array(cap).fill(NONE),
+    visits: new Float64Array(cap).fill(NaN),
+    prior: new Float64Array(cap).fill(NaN),
+    uct: new Float64Array(cap).fill(NaN),
   });
   let A = fresh();
-  let { parent, move, kind, flags, value, alpha, beta, prob, order, count, pre, eval: evalIdx, ref, cutAt } = A;
+  let { parent, move, kind, flags, value, alpha, beta, prob, order, count, pre, eval: evalIdx, ref, cutAt, visits, prior, uct } = A;
   /** Room for node `i` (capacities double). */
   const room = (i) => {
     if (i < cap) return;
@@ -110,7 +113,7 @@ function builder(doc, budget, total) {
     while (cap <= i) cap *= 2;
     A = fresh();
     for (const k of Object.keys(A)) A[k].set(old[k]);
-    ({ parent, move, kind, flags, value, alpha, beta, prob, order, count, pre, eval: evalIdx, ref, cutAt } = A);
+    ({ parent, move, kind, flags, value, alpha, beta, prob, order, count, pre, eval: evalIdx, ref, cutAt, visits, prior, uct } = A);
   };
   const bdLayout = new Grow(Uint32Array);
   const bdAt = new Grow(Uint32Array);
@@ -183,6 +186,10 @@ function builder(doc, budget, total) {
     num(o, 'a', alpha, i);
     num(o, 'z', beta, i);
     num(o, 'q', prob, i);
+    num(o, 'N', visits, i);
+    num(o, 'P', prior, i);
+    num(o, 'U', uct, i);
+    if (!Number.isNaN(visits[i]) && !(Number.isInteger(visits[i]) && visits[i] >= 0)) bad(at(i, 'N'), 'a whole number of visits');
     let f = 0;
     if (o.pv) f |= 1;
     if (o.tt) f |= 2;
@@ -320,6 +327,9 @@ function builder(doc, budget, total) {
     layoutStart,
     layoutNames: Uint32Array.from(layoutNames),
     layoutWeights: Float64Array.from(layoutWeights),
+    visits: cut0(visits),
+    prior: cut0(prior),
+    uct: cut0(uct),
   });
   };
   return { node, finish };
