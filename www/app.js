@@ -163,6 +163,10 @@ async function start() {
     return;
   }
   fillGamePicker();
+  client.build().then(
+    (b) => (document.getElementById('engine-build').textContent = b === 'simd' ? 'Engine: WebAssembly with SIMD (128-bit vectors).' : 'Engine: WebAssembly (this browser runs the build without SIMD).'),
+    () => {},
+  );
   // A first visit opens the game the engine features (the seed's game); a saved game the engine no
   // longer has opens the catalogue's first.
   if (!record && firstVisit()) settings.game = (flow.catalogue.find((g) => g.featured) || flow.catalogue[0])?.id;

@@ -30,13 +30,21 @@ const BUSY_SILENCE_MS = 15000;
 
 let workerSerial = 0;
 
+/** The worker script's URL; `?simd=0` on the page's URL is passed on (the worker then loads the
+ * scalar build even where SIMD runs, for comparing the two). */
+function workerUrl() {
+  const url = new URL('./worker.js', import.meta.url);
+  if (typeof location !== 'undefined' && new URLSearchParams(location.search).get('simd') === '0') url.searchParams.set('simd', '0');
+  return url;
+}
+
 export class EngineClient {
   /**
    * @param {object} opts
    * @param {string} [opts.url] the worker script
    * @param {(message: string) => void} [opts.onCrash] told when the worker crashed and was restarted
    */
-  constructor({ url = new URL('./worker.js', import.meta.url), onCrash = () => {} } = {}) {
+  constructor({ url = workerUrl(), onCrash = () => {} } = {}) {
     this.url = url;
     this.onCrash = onCrash;
     this.nextId = 1;
@@ -248,6 +256,10 @@ export class EngineClient {
    * variantCheck(game) (its canonical id, or the engine's reason) or variantRandom(game, seed). */
   variant(op, ...args) {
     return this.call(op, args);
+  }
+  /** Which engine build the worker runs: 'simd' (WebAssembly SIMD) or 'scalar'. */
+  build() {
+    return this.call('build');
   }
   /** Makes the engine panic (for tests of the recovery). */
   panic() {

@@ -41,6 +41,8 @@ const CORE = [
 ];
 // Files that may not exist in every build (the tree explorer and its examples): cached when present.
 const OPTIONAL = [
+  './pkg/simd/plyscope.js',
+  './pkg/simd/plyscope_bg.wasm',
   './tree/explorer.js',
   './tree/explorer.css',
   './tree/format.js',

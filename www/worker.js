@@ -10,10 +10,47 @@
 // `hold(name)` takes a Web Lock and keeps it for the worker's life: the page queues for the same
 // lock, and gets it when the worker is gone, however it died. `{ping: true}` gets `{pong: true}`
 // (the page's heartbeat where Web Locks are missing).
-// Relative, so that the app also works from a sub-folder with pkg/ copied next to it (www/pkg/).
-import init, { Engine, variantEdit, variantCheck, randomVariant } from './pkg/plyscope.js';
+// `build` answers which engine build runs: 'simd' (pkg/simd/, WebAssembly SIMD) when the browser
+// validates a SIMD module and that build is there, else 'scalar' (pkg/).
 
-const ready = init();
+/** A module of one function whose body uses SIMD (i8x16.splat, i8x16.popcnt): it validates only
+ * where WebAssembly SIMD is supported. */
+const SIMD_PROBE = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 10, 1, 8, 0, 65, 0, 253, 15, 253, 98, 11]);
+
+/** Whether this browser runs WebAssembly SIMD (`?simd=0` in the worker's URL turns it off). */
+function simdSupported() {
+  if (new URL(self.location.href).searchParams.get('simd') === '0') return false;
+  try {
+    return WebAssembly.validate(SIMD_PROBE);
+  } catch {
+    return false;
+  }
+}
+
+let wasm = null; // the engine module's exports: Engine, variantEdit, variantCheck, randomVariant
+let build = 'scalar';
+
+/** Loads the SIMD build where it runs, else (or when it cannot load) the scalar one. Paths are
+ * relative, so that the app also works from a sub-folder with pkg/ copied next to it (www/pkg/). */
+async function load() {
+  if (simdSupported()) {
+    try {
+      const m = await import('./pkg/simd/plyscope.js');
+      await m.default();
+      wasm = m;
+      build = 'simd';
+      return;
+    } catch {
+      // No SIMD build here (SIMD=0 when it was built) or it failed: the scalar one does the job.
+    }
+  }
+  const m = await import('./pkg/plyscope.js');
+  await m.default();
+  wasm = m;
+  build = 'scalar';
+}
+
+const ready = load();
 
 /**
  * A tree in its binary form as the page's tree document: its header (section 0 of the binary form,
@@ -40,9 +77,10 @@ function need() {
 
 // Operations that change the game answer with the new state so the page needs one round trip.
 const ops = {
-  catalogue: () => Engine.catalogue(),
+  catalogue: () => wasm.Engine.catalogue(),
+  build: () => build,
   open(game) {
-    const next = new Engine(game);
+    const next = new wasm.Engine(game);
     if (engine) engine.free();
     engine = next;
     return engine.state();
@@ -56,7 +94,7 @@ const ops = {
   seed: (n) => need().seed(n),
   // Rebuilds a game from its record: start position (or null), moves played, moves taken back.
   restore(game, start, moves, redo) {
-    const e = new Engine(game);
+    const e = new wasm.Engine(game);
     try {
       if (start) e.setPosition(start);
       for (const m of moves) e.play(m);
@@ -92,7 +130,7 @@ const ops = {
   // The position and board view after `moves` from `position`, for board previews (a separate
   // engine: the game is not touched).
   preview(game, position, moves) {
-    const e = new Engine(game);
+    const e = new wasm.Engine(game);
     try {
       if (position) e.setPosition(position);
       for (const m of moves) e.play(m);
@@ -105,16 +143,16 @@ const ops = {
   // edited at a cell, a typed variant checked, a random variant. Each answers the engine's own
   // result or message.
   startView(game) {
-    const e = new Engine(game);
+    const e = new wasm.Engine(game);
     try {
       return e.view();
     } finally {
       e.free();
     }
   },
-  variantEdit: (game, x, y) => variantEdit(game, x, y),
-  variantCheck: (game) => variantCheck(game),
-  variantRandom: (game, seed) => randomVariant(game, seed >>> 0),
+  variantEdit: (game, x, y) => wasm.variantEdit(game, x, y),
+  variantCheck: (game) => wasm.variantCheck(game),
+  variantRandom: (game, seed) => wasm.randomVariant(game, seed >>> 0),
   panic: () => need().debugPanic(),
   // Answers once the lock is held; the lock is let go only when the worker ends.
   hold: (name) =>

@@ -8,7 +8,7 @@ use super::board::{Geometry, DIRS, FLIP_KEY_TABLE};
 use crate::core::PerftLimit;
 
 /// Every cell but the a and h columns.
-const INNER_COLS: u64 = 0x7E7E_7E7E_7E7E_7E7E;
+pub(super) const INNER_COLS: u64 = 0x7E7E_7E7E_7E7E_7E7E;
 
 /// The 8x8 geometry (zero-sized: everything is constant).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -26,24 +26,29 @@ pub(crate) const fn canonical(bit: u32) -> u8 {
     (((bit >> 3) << 4) | (bit & 7)) as u8
 }
 
+/// The cells strictly beyond bit `sq` in direction `d` (an index into [`DIRS`]), up to the edge.
+pub(super) const fn ray(d: usize, sq: usize) -> u64 {
+    let (mut c, mut r) = ((sq % 8) as i32, (sq / 8) as i32);
+    let mut ray = 0u64;
+    loop {
+        c += DIRS[d].0;
+        r += DIRS[d].1;
+        if c < 0 || c >= 8 || r < 0 || r >= 8 {
+            break;
+        }
+        ray |= 1u64 << (r * 8 + c);
+    }
+    ray
+}
+
 /// Cells strictly beyond each cell in each direction, up to the edge: `RAYS[dir][bit]`.
-static RAYS: [[u64; 64]; 8] = {
+pub(super) static RAYS: [[u64; 64]; 8] = {
     let mut t = [[0u64; 64]; 8];
     let mut d = 0;
     while d < 8 {
         let mut sq = 0;
         while sq < 64 {
-            let (mut c, mut r) = ((sq % 8) as i32, (sq / 8) as i32);
-            let mut ray = 0u64;
-            loop {
-                c += DIRS[d].0;
-                r += DIRS[d].1;
-                if c < 0 || c >= 8 || r < 0 || r >= 8 {
-                    break;
-                }
-                ray |= 1u64 << (r * 8 + c);
-            }
-            t[d][sq] = ray;
+            t[d][sq] = ray(d, sq);
             sq += 1;
         }
         d += 1;
@@ -89,7 +94,7 @@ static ANTI_DIAGONALS: [u64; 15] = {
 /// The moves of one line direction (`dir` = 1, 7, 8 or 9, both ways) for discs `p`, through the
 /// opponent discs `mask` that may be bracketed in that direction.
 #[inline(always)]
-fn line_moves(p: u64, mask: u64, dir: u32) -> u64 {
+pub(super) fn line_moves(p: u64, mask: u64, dir: u32) -> u64 {
     let mut fl = mask & (p << dir);
     let mut fr = mask & (p >> dir);
     fl |= mask & (fl << dir);
@@ -104,7 +109,12 @@ fn line_moves(p: u64, mask: u64, dir: u32) -> u64 {
     (fl << dir) | (fr >> dir)
 }
 
+// The SIMD build of the engine uses the vector versions of the two functions below.
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+pub(crate) use super::simd::{flips8, moves8};
+
 /// The cells where the owner of `p` may play against `o`.
+#[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
 #[inline(always)]
 pub(crate) fn moves8(p: u64, o: u64) -> u64 {
     let inner = o & INNER_COLS;
@@ -116,6 +126,7 @@ pub(crate) fn moves8(p: u64, o: u64) -> u64 {
 }
 
 /// The discs of `o` flipped when the owner of `p` plays on bit `x`.
+#[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
 #[inline(always)]
 pub(crate) fn flips8(p: u64, o: u64, x: u32) -> u64 {
     let x = x as usize;

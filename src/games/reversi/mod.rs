@@ -17,6 +17,8 @@ pub mod endgame;
 mod eval;
 mod general;
 mod notation;
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+mod simd;
 mod view;
 
 pub use eval::ReversiEval;
