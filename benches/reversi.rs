@@ -160,7 +160,7 @@ fn main() {
             &pos,
             "1 s, transposition table",
             SearchConfig {
-                transposition_table: true,
+                transposition_table: Some(true),
                 ..base.clone()
             },
         );

@@ -269,7 +269,9 @@ async function engineCases(browser, server) {
     { name: 'Reversi depth 8, cap 250,000', game: 'reversi', form: 'json', opts: { algorithm: 'alphabeta', depth: 8, node_cap: 250000 } },
     { name: 'Reversi depth 8, cap 250,000', game: 'reversi', form: 'binary', opts: { algorithm: 'alphabeta', depth: 8, node_cap: 250000 } },
     { name: 'Reversi depth 10, cap 250,000', game: 'reversi', form: 'binary', opts: { algorithm: 'alphabeta', depth: 10, node_cap: 250000 } },
+    { name: 'Reversi depth 8, cap 250,000', game: 'reversi', form: 'packed', opts: { algorithm: 'alphabeta', depth: 8, node_cap: 250000 } },
     { name: 'tic-tac-toe whole tree', game: 'tictactoe', form: 'binary', opts: { algorithm: 'minimax', depth: 9, node_cap: 2000000 } },
+    { name: 'tic-tac-toe whole tree', game: 'tictactoe', form: 'packed', opts: { algorithm: 'minimax', depth: 9, node_cap: 2000000 } },
   ];
   const out = [];
   for (const c of cases) {
@@ -280,6 +282,7 @@ async function engineCases(browser, server) {
     await page.waitForFunction(() => window.explorer && window.explorer.model());
     const r = await page.evaluate(async (c) => {
       const src = `import init, { Engine } from '${location.origin}/pkg/plyscope.js';
+        import { packTree } from '${location.origin}/tree/pack.js';
         onmessage = async (ev) => {
           await init();
           const { game, form, opts } = ev.data;
@@ -292,7 +295,8 @@ async function engineCases(browser, server) {
             postMessage({ report, bytes, workerMs: performance.now() - t0, sent: performance.now() + performance.timeOrigin });
           } else {
             const r = e.searchBinary(text);
-            const packed = r.tree.buffer;
+            // 'packed': as the page's worker sends it (www/worker.js packs with www/tree/pack.js).
+            const packed = form === 'packed' ? packTree(r.tree.buffer) : r.tree.buffer;
             postMessage({ report: JSON.parse(r.report), packed, bytes: packed.byteLength, workerMs: performance.now() - t0, sent: performance.now() + performance.timeOrigin }, [packed]);
           }
         };`;

@@ -44,6 +44,8 @@ struct CatalogueEntry {
     featured: bool,
     /// Whether the page offers to record the game's whole tree.
     whole_tree: bool,
+    /// The AI's default depth and time limit for this game.
+    ai: crate::games::AiDefaults,
 }
 
 #[derive(Serialize)]
@@ -85,7 +87,8 @@ impl Engine {
 
     /// Every game on offer: id, name, variants (`{id, name}`), whether it has chance turns, the
     /// players' names, the evaluators (the default first), whether a first visit opens it
-    /// (`featured`) and whether the page offers to record its whole tree (`whole_tree`).
+    /// (`featured`), whether the page offers to record its whole tree (`whole_tree`) and the AI's
+    /// default depth and time limit (`ai: {depth, time_ms}`).
     pub fn catalogue() -> Result<JsValue, JsError> {
         init();
         let mut games = Vec::new();
@@ -104,6 +107,7 @@ impl Engine {
                 evaluators: s.evaluators(),
                 featured: g.id == crate::games::FEATURED,
                 whole_tree: crate::games::WHOLE_TREE.contains(&g.id),
+                ai: g.ai,
             });
         }
         to_js(&games)

@@ -131,7 +131,7 @@ impl GameVisitor for Agreement {
                 pos,
                 &eval,
                 &SearchConfig {
-                    transposition_table: false,
+                    transposition_table: Some(false),
                     ..base.clone()
                 },
                 Hooks::default(),
@@ -141,7 +141,7 @@ impl GameVisitor for Agreement {
                 pos,
                 &eval,
                 &SearchConfig {
-                    transposition_table: true,
+                    transposition_table: Some(true),
                     ..base
                 },
                 Hooks::default(),
@@ -173,7 +173,16 @@ fn grid_size(g: &Geometry) -> Option<(i32, i32)> {
         Geometry::Square { width, height }
         | Geometry::OrientedSquare { width, height }
         | Geometry::Tiles { width, height } => Some((width as i32, height as i32)),
-        Geometry::Hex { .. } => None,
+        Geometry::Hex { .. } | Geometry::Tree { .. } => None,
+    }
+}
+
+/// The bounds coordinates must lie in, for geometries that have them (a tree lists only its nodes,
+/// inside its width and levels).
+fn bounds(g: &Geometry) -> Option<(i32, i32)> {
+    match *g {
+        Geometry::Tree { width, height } => Some((width as i32, height as i32)),
+        _ => grid_size(g),
     }
 }
 
@@ -198,7 +207,7 @@ fn check_view<G: Viewable>(pos: &G, view: &BoardView, id: &str) {
             }
         }
     }
-    let on_board = |at: Coord| match grid_size(&view.geometry) {
+    let on_board = |at: Coord| match bounds(&view.geometry) {
         Some((w, h)) => (0..w).contains(&at.x) && (0..h).contains(&at.y),
         None => true,
     };

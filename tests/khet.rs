@@ -550,7 +550,7 @@ fn sanity_match_depth_n_against_n_minus_2() {
             let cfg = SearchConfig {
                 depth: d,
                 iterative_deepening: true,
-                transposition_table: true,
+                transposition_table: Some(true),
                 seed: Some(g * 7919 + plies),
                 ..SearchConfig::default()
             };
@@ -647,7 +647,7 @@ fn a_recorded_tree_validates_and_names_the_terms() {
     walk(&doc.root, &mut nodes);
     // The best 12 by pre-score, and one node standing for the moves the limit cut.
     assert_eq!(
-        doc.root.children.len(),
+        doc.root.children.iter().filter(|c| !c.failed_high).count(),
         13,
         "the branching limit keeps the best 12 by pre-score"
     );

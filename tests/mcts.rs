@@ -449,7 +449,7 @@ fn the_tree_round_trips_visits_priors_and_scores_in_every_form() {
             doc,
             "version 2 round-trip"
         );
-        // The binary form: sections 27-29 hold visits, priors and scores.
+        // The binary form: sections 28-30 hold visits, priors and scores.
         let b = tree.to_binary();
         let word = |k: usize| u32::from_le_bytes(b[k * 4..k * 4 + 4].try_into().unwrap()) as usize;
         assert_eq!(word(3), BINARY_SECTIONS);
@@ -459,7 +459,7 @@ fn the_tree_round_trips_visits_priors_and_scores_in_every_form() {
                 .map(|i| f64::from_le_bytes(b[off + 8 * i..off + 8 * i + 8].try_into().unwrap()))
                 .collect::<Vec<f64>>()
         };
-        let (visits, prior, uct) = (section(27), section(28), section(29));
+        let (visits, prior, uct) = (section(28), section(29), section(30));
         assert_eq!(visits[0], 2000.0);
         for (i, n) in tree.nodes.iter().enumerate() {
             assert_eq!(n.visits.map(|v| v as f64), Some(visits[i]));

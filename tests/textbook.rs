@@ -19,7 +19,7 @@ fn run(pos: &Textbook, algorithm: Algorithm) -> (SearchResult<u8>, Tree) {
             random_ties: false,
             randomness_quotient: 0,
             seed: Some(1),
-            ..SearchConfig::default()
+            ..SearchConfig::plain()
         },
         Hooks::default(),
     )
@@ -258,4 +258,54 @@ fn bad_tree_text_says_where_and_what_was_expected() {
     let e = p.parse_move("b1").unwrap_err();
     assert!(e.expected.contains("a1 to a3"), "{e}");
     assert!(p.clone().play(5).is_err(), "no fourth child");
+}
+
+/// The board view is the tree itself: one cell per node inside the geometry's bounds, one edge per
+/// parent and child, each inner node across the middle of its leaves, and the edges from the root
+/// to the node reached marked as the path.
+#[test]
+fn the_board_view_draws_the_tree_with_its_edges() {
+    use plyscope::core::{Coord, Geometry, Viewable};
+    let mut pos = game("textbook");
+    let v = pos.board_view();
+    let Geometry::Tree { width, height } = v.geometry else {
+        panic!("a tree geometry, got {:?}", v.geometry)
+    };
+    // 3 + 9 leaves... the two-ply tree: a root, 3 MIN nodes, 9 leaves; leaves at 0, 2, ..., 16.
+    assert_eq!((width, height), (17, 3));
+    assert_eq!(v.cells.len(), 13);
+    assert_eq!(v.paths.len(), 12, "an edge to every node but the root");
+    let at = |x: i32, y: i32| v.cells.iter().find(|c| c.at == Coord::new(x, y));
+    // The root above the middle leaf, each MIN node above its middle leaf.
+    assert_eq!(at(8, 0).unwrap().pieces[0].owner, Some(0));
+    for x in [2, 8, 14] {
+        assert_eq!(
+            at(x, 1).unwrap().pieces[0].owner,
+            Some(1),
+            "a MIN node at {x}"
+        );
+    }
+    let leaves: Vec<String> = (0..9)
+        .map(|k| at(2 * k, 2).unwrap().pieces[0].label.clone().unwrap())
+        .collect();
+    assert_eq!(leaves, ["3", "12", "8", "2", "4", "6", "14", "5", "2"]);
+    // At the root: the marker on it, no edge on the path yet.
+    assert!(at(8, 0).unwrap().pieces.iter().any(|p| p.kind == "marker"));
+    assert_eq!(v.paths.iter().filter(|s| s.kind == "path").count(), 0);
+    // After b (the second MIN node) and its first leaf: two path edges, root -> C -> leaf 2.
+    let b = pos.parse_move("a2").unwrap();
+    pos.play_unchecked(b);
+    let c1 = pos.parse_move("c1").unwrap();
+    pos.play_unchecked(c1);
+    let v = pos.board_view();
+    let path: Vec<(f64, f64, f64, f64)> = v
+        .paths
+        .iter()
+        .filter(|s| s.kind == "path")
+        .map(|s| (s.from.x, s.from.y, s.to.x, s.to.y))
+        .collect();
+    assert_eq!(path, [(8.0, 0.0, 8.0, 1.0), (8.0, 1.0, 6.0, 2.0)]);
+    let here = v.cells.iter().find(|c| c.at == Coord::new(6, 2)).unwrap();
+    assert!(here.pieces.iter().any(|p| p.kind == "marker"));
+    assert_eq!(here.pieces[0].label.as_deref(), Some("2"));
 }

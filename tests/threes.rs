@@ -2,6 +2,10 @@
 //! chance odds, text round trips and errors, and expectimax values checked by hand.
 
 mod common;
+/// The CLI's Threes benchmark (it lives with the CLI, not in the library).
+#[path = "../src/bin/plyscope/threes_bench.rs"]
+#[allow(dead_code)]
+mod threes_bench;
 
 use plyscope::core::{Breakdown, Evaluator, Game, NoTerms, Outcome, Turn};
 use plyscope::games::threes::{
@@ -11,7 +15,7 @@ use plyscope::games::threes::{
 use plyscope::games::Playable;
 use plyscope::search::{search, Algorithm, Hooks, SearchConfig};
 use plyscope::session::new_session;
-use plyscope::session::threes_bench::deal_by_nature;
+use threes_bench::deal_by_nature;
 
 fn pos(text: &str) -> Threes {
     Threes::from_position_text("threes", text).unwrap_or_else(|e| panic!("{text}: {e}"))
@@ -911,7 +915,7 @@ fn bench() {
     let seed = env("THREES_SEED").unwrap_or(1);
     let time = env("THREES_TIME_MS");
     let depth = env("THREES_DEPTH").unwrap_or(if time.is_some() { 12 } else { 2 }) as u32;
-    let mut cfg = plyscope::session::threes_bench::bench_config(time, depth, seed);
+    let mut cfg = threes_bench::bench_config(time, depth, seed);
     cfg.evaluator = std::env::var("THREES_EVAL").unwrap_or_default();
     if let Some(c) = std::env::var("THREES_CUTOFF")
         .ok()
@@ -920,7 +924,7 @@ fn bench() {
         cfg.chance_cutoff = c;
     }
     match env("THREES_TT") {
-        Some(0) => cfg.transposition_table = false,
+        Some(0) => cfg.transposition_table = Some(false),
         Some(bits) => cfg.tt_bits = bits as u32,
         None => {}
     }
@@ -932,14 +936,7 @@ fn bench() {
     }
     let eval = eval_from_env(&cfg.evaluator);
     let jobs = env("THREES_JOBS").unwrap_or(1) as usize;
-    let s = plyscope::session::threes_bench::threes_bench_jobs(
-        games,
-        seed,
-        &cfg,
-        &eval,
-        jobs,
-        &mut std::io::stdout(),
-    );
+    let s = threes_bench::threes_bench_jobs(games, seed, &cfg, &eval, jobs, &mut std::io::stdout());
     assert_eq!(s.scores.len(), games);
 }
 
@@ -1068,7 +1065,7 @@ fn chance_cutoff_prunes_improbable_lines_and_the_table_changes_no_value() {
         &p,
         &eval,
         &SearchConfig {
-            transposition_table: true,
+            transposition_table: Some(true),
             tt_bits: 16,
             ..expectimax_cfg(3, "")
         },
@@ -1080,7 +1077,7 @@ fn chance_cutoff_prunes_improbable_lines_and_the_table_changes_no_value() {
 
 #[test]
 fn parallel_bench_plays_the_same_games_as_one_job() {
-    use plyscope::session::threes_bench::{bench_config, threes_bench_jobs};
+    use crate::threes_bench::{bench_config, threes_bench_jobs};
     // Fixed depth: no time budget, so every game replays exactly from its seed whatever thread
     // plays it, and the summary must not depend on the order the games finish in.
     let cfg = bench_config(None, 1, 40);
@@ -1114,14 +1111,14 @@ fn probe_steps_against_reference() {
     let seed = env_or("P_SEED", 7);
     let ms = env_or("P_MS", 100);
     let eval = ThreesEval::strong();
-    let play = plyscope::session::threes_bench::bench_config(None, 3, seed);
+    let play = threes_bench::bench_config(None, 3, seed);
     let reference = SearchConfig {
         depth: 6,
         ..play.clone()
     };
     let timed = |steps: bool| SearchConfig {
         probability_steps: steps,
-        ..plyscope::session::threes_bench::bench_config(Some(ms), 12, seed)
+        ..threes_bench::bench_config(Some(ms), 12, seed)
     };
     let mut pos = Threes::deal(seed);
     let mut nature = plyscope::core::Rng::seeded(seed);
@@ -1207,8 +1204,7 @@ fn late() {
     let seed = env_or("THREES_SEED", 1u64);
     // THREES_TIME (ms a move) searches as the benchmark does, with a time budget (0: fixed depth).
     let time_ms = Some(env_or("THREES_TIME", 0u64)).filter(|&t| t > 0);
-    let mut cfg =
-        plyscope::session::threes_bench::bench_config(time_ms, env_or("THREES_DEPTH", 4u32), seed);
+    let mut cfg = threes_bench::bench_config(time_ms, env_or("THREES_DEPTH", 4u32), seed);
     cfg.chance_cutoff = env_or("THREES_CUTOFF", 0.0001);
     let eval = eval_from_env("");
     let play_until = |mut pos: Threes, nature_seed: u64, stop_rank: u8| -> Threes {

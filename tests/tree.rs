@@ -752,7 +752,7 @@ fn deepening_stops_once_every_line_ends_in_a_finished_game() {
         depth: 64,
         time_ms: Some(60_000),
         seed: Some(1),
-        ..Default::default()
+        ..SearchConfig::plain()
     };
     let r = search(
         &TicTacToe::new(),
@@ -763,6 +763,27 @@ fn deepening_stops_once_every_line_ends_in_a_finished_game() {
     .unwrap();
     assert_eq!(r.stats.depth_reached, 9);
     assert_eq!(r.value, 0.0);
+    // With late-move reductions a reduced line stops short of the end, so deepening goes on until
+    // every line, reduced ones too, reaches a finished game; the table's settled entries carry
+    // that across transpositions. It still stops long before the depth cap.
+    let r = search(
+        &TicTacToe::new(),
+        &TicTacToeEval::Lines,
+        &SearchConfig {
+            depth: 64,
+            time_ms: Some(60_000),
+            seed: Some(1),
+            ..SearchConfig::default()
+        },
+        Hooks::default(),
+    )
+    .unwrap();
+    assert!(
+        (9..=16).contains(&r.stats.depth_reached),
+        "stopped at depth {}",
+        r.stats.depth_reached
+    );
+    assert_eq!(r.value, 0.0);
 }
 
 #[test]
@@ -771,7 +792,7 @@ fn a_kept_transposition_table_never_answers_from_an_earlier_search() {
     // same position twice (another search between) must visit exactly the same nodes.
     let cfg = SearchConfig {
         depth: 8,
-        transposition_table: true,
+        transposition_table: Some(true),
         tt_bits: 12,
         seed: Some(1),
         ..Default::default()
@@ -787,4 +808,73 @@ fn a_kept_transposition_table_never_answers_from_an_earlier_search() {
         (first.stats.nodes, first.stats.tt_hits)
     );
     assert_eq!(again.value, first.value);
+}
+
+/// Progress reports say when silence may follow (`steady`): a running search's reports are steady;
+/// the report of a completed iteration is not when a tree is recorded (the tree is built next,
+/// silently), and the report of a stopped search is not. The page's worker bridge calls silence
+/// after a steady report a dead worker, so a wrong promise would restart a healthy engine.
+#[test]
+fn progress_reports_promise_another_only_when_one_follows() {
+    let pos = ttt("--------- X");
+    let eval = TicTacToeEval::Lines;
+    for record_tree in [false, true] {
+        let mut reports: Vec<(bool, usize, usize)> = Vec::new();
+        let mut cb =
+            |p: &plyscope::search::Progress| reports.push((p.steady, p.root_done, p.root_total));
+        let cfg = SearchConfig {
+            algorithm: Algorithm::Minimax,
+            depth: 9,
+            iterative_deepening: true,
+            record_tree,
+            node_cap: 2_000_000,
+            ..Default::default()
+        };
+        let hooks = Hooks {
+            progress: Some(&mut cb),
+            progress_every_ms: 0.001,
+            ..Default::default()
+        };
+        search(&pos, &eval, &cfg, hooks).unwrap();
+        // Reports during an iteration (not all root moves done) are steady.
+        let during: Vec<_> = reports.iter().filter(|r| r.1 < r.2).collect();
+        assert!(
+            during.len() > 10,
+            "{} reports during iterations",
+            during.len()
+        );
+        assert!(
+            during.iter().all(|r| r.0),
+            "a running search's reports are steady"
+        );
+        // Each completed iteration is reported: steady only when no tree is built after it.
+        let done: Vec<_> = reports.iter().filter(|r| r.1 == r.2 && r.2 > 0).collect();
+        assert!(done.len() >= 9, "{} iteration reports", done.len());
+        assert!(
+            done.iter().all(|r| r.0 == !record_tree),
+            "record_tree {record_tree}: {done:?}"
+        );
+        // With a tree, the last report before the search returns promises nothing.
+        if record_tree {
+            assert!(!reports.last().unwrap().0);
+        }
+    }
+    // A search stopped by its node budget says so in a report that is not steady, and it is the last
+    // (without a tree, the completed iterations' reports before it are steady).
+    let mut reports: Vec<bool> = Vec::new();
+    let mut cb = |p: &plyscope::search::Progress| reports.push(p.steady);
+    let cfg = SearchConfig {
+        algorithm: Algorithm::Minimax,
+        depth: 9,
+        node_budget: Some(20_000),
+        ..Default::default()
+    };
+    let hooks = Hooks {
+        progress: Some(&mut cb),
+        progress_every_ms: 1e9,
+        ..Default::default()
+    };
+    let r = search(&pos, &eval, &cfg, hooks).unwrap();
+    assert!(r.stats.nodes < 549_945, "stopped by the budget");
+    assert_eq!(reports.last(), Some(&false), "{reports:?}");
 }

@@ -9,7 +9,7 @@ use plyscope::games::threes::Threes;
 use plyscope::games::tictactoe::TicTacToe;
 use plyscope::games::Playable;
 use plyscope::search::{search, Algorithm, Hooks, SearchConfig};
-use plyscope::tree::{Arena, NodeKind, Tree, TreeDocument, NONE};
+use plyscope::tree::{Arena, NodeKind, Note, Tree, TreeDocument, NONE};
 
 mod common;
 
@@ -60,7 +60,7 @@ fn value_line_end(t: &Tree, i: usize) -> usize {
         let mut likeliest = -1.0;
         while c != NONE {
             let x = &t.nodes[c as usize];
-            if x.kind != NodeKind::Pruned && x.same_as.is_none() {
+            if x.kind != NodeKind::Pruned && x.same_as.is_none() && !x.note.has(Note::FAILED_HIGH) {
                 match n.kind {
                     NodeKind::Chance => {
                         if x.prob.unwrap() > likeliest {
@@ -97,7 +97,9 @@ fn depth_of(t: &Tree) -> Vec<u32> {
 fn assert_root_moves_and_lines(t: &Tree, root_moves: usize) {
     let kids: Vec<usize> = children(t, 0)
         .into_iter()
-        .filter(|&c| t.nodes[c].kind != NodeKind::Pruned)
+        // A search replaced by a re-search of the same move (principal variation search) is
+        // not a root move of its own.
+        .filter(|&c| t.nodes[c].kind != NodeKind::Pruned && !t.nodes[c].note.has(Note::FAILED_HIGH))
         .collect();
     assert_eq!(kids.len(), root_moves, "every root move is kept");
     for &k in &kids {
@@ -244,6 +246,7 @@ fn threes_depth_4_with_the_page_budget_keeps_every_root_move_and_its_line() {
 
 #[test]
 fn a_capped_tree_keeps_whole_levels_not_a_depth_first_prefix() {
+    // The textbook alpha-beta (each move searched once): the levels compare node for node.
     let pos = reversi_midgame();
     let mut moves = Vec::new();
     pos.legal_moves(&mut moves);
@@ -252,7 +255,7 @@ fn a_capped_tree_keeps_whole_levels_not_a_depth_first_prefix() {
         "",
         SearchConfig {
             depth: 6,
-            ..Default::default()
+            ..SearchConfig::plain()
         },
     );
     assert!(!full.head.stats.truncated);
@@ -262,7 +265,7 @@ fn a_capped_tree_keeps_whole_levels_not_a_depth_first_prefix() {
         SearchConfig {
             depth: 6,
             node_cap: full.len() / 8,
-            ..Default::default()
+            ..SearchConfig::plain()
         },
     );
     assert_eq!(
@@ -649,10 +652,11 @@ fn partial_level_prefixes(t: &Tree, full: &Tree) -> usize {
 /// variations), in the recorder and when a finished tree is cut afterwards.
 #[test]
 fn a_capped_tree_fills_the_next_level_in_part() {
+    // The textbook alpha-beta: each move searched once, so a path of moves names one node.
     let pos = reversi_midgame();
     let cfg = SearchConfig {
         depth: 6,
-        ..Default::default()
+        ..SearchConfig::plain()
     };
     let (full_r, full) = run(&pos, "", cfg.clone());
     let mut partial_seen = 0;

@@ -175,7 +175,7 @@ go depth 0
 go fly 3
 go depth
 setoption name Evaluator value nonsense
-setoption name Hash value 16
+setoption name Hash value lots
 frobnicate
 d
 isready

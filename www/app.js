@@ -4,7 +4,7 @@
 import { settings, SPEEDS, loadSettings, firstVisit } from './app/settings.js';
 import * as flow from './app/flow.js';
 import { state, client, gameEntry } from './app/flow.js';
-import { board, view, renderBoard, resetBoard, clearSelection, updateBoardDecor, cellCenterOf, setCandidates } from './app/board.js';
+import { board, view, renderBoard, resetBoard, clearSelection, updateBoardDecor, cellCenterOf, setCandidates, candidateMarks, restoreCandidates, showMarks } from './app/board.js';
 import { renderStatus, updateControls, setProgress, showSummary, say, showEngineError, noteBestSoFar } from './app/status.js';
 import { renderPlayers, playerName, toggleAiPlays } from './app/players.js';
 import { renderMoves } from './app/moves.js';
@@ -58,8 +58,13 @@ function render(lastMove) {
 }
 
 flow.setAnimating(() => !!board?.animating);
+let afterAiMove = null; // the AI's candidate marks, made before its move, shown after it
 flow.on('applied', (changed) => {
-  if (changed) hideHint();
+  if (changed) {
+    hideHint();
+    if (afterAiMove) restoreCandidates(afterAiMove.marks, afterAiMove.note);
+  }
+  afterAiMove = null;
   clearSelection();
 });
 flow.on('render', render);
@@ -76,12 +81,21 @@ flow.on('tree', (doc, live) => {
   if (live) {
     noteBestSoFar(doc);
     // While the AI thinks, its best move so far is marked on the board.
-    if (doc.chosen?.move) setCandidates([{ move: doc.chosen.move, text: doc.chosen.value_text || 'best', best: true }]);
+    if (doc.chosen?.move) setCandidates([{ move: doc.chosen.move, text: doc.chosen.value_text || 'best', best: true }], `Marked: the best move so far for ${playerName(doc.perspective)}, value for ${playerName(doc.perspective)}.`);
   }
   showTree(doc, live);
 });
 flow.on('ai-played', (report) => {
   showSummary(report);
+  // The AI's three best moves stay marked on the board after its move (the played one in green),
+  // with their values for the AI's side; the cells come from the view it searched.
+  if (report.reason !== 'random' && report.root_moves?.length) {
+    const who = playerName(report.viewer);
+    const top = [...report.root_moves].sort((a, b) => b.value - a.value).slice(0, 3);
+    if (!top.some((m) => m.move === report.move)) top[top.length - 1] = report.root_moves.find((m) => m.move === report.move) || top[top.length - 1];
+    setCandidates(top.map((m) => ({ ...m, best: m.move === report.move })), `Marked: ${who}'s AI's best moves with their values for ${who} (green: played).`);
+    afterAiMove = { marks: candidateMarks(), note: document.getElementById('marks-note')?.textContent || '' };
+  } else setCandidates([]);
   // Kept per ply (and across reloads): the move list and the graph find it again.
   keepSearch(flow.state.game, client.record?.start ?? null, flow.state.history, report).then(refreshGraph);
 });
@@ -106,6 +120,7 @@ backLine.addEventListener('click', () => flow.restorePrevious());
 flow.on('new-game', () => {
   backLine.hidden = true;
   newGamePanels();
+  setCandidates([]);
   resetBoard();
   forgetTree();
   showSummary(null);
@@ -125,6 +140,12 @@ el.aiPlays.addEventListener('click', toggleAiPlays);
 for (const sp of SPEEDS) el.speed.append(new Option(`${sp.name}`, sp.id));
 el.speed.addEventListener('change', () => {
   settings.speed = el.speed.value;
+  flow.save();
+});
+const marksToggle = $('show-marks');
+marksToggle.addEventListener('change', () => {
+  settings.marks = marksToggle.checked;
+  showMarks(settings.marks);
   flow.save();
 });
 el.cancel.addEventListener('click', () => {
@@ -154,6 +175,8 @@ function fillGamePicker() {
 async function start() {
   const record = loadSettings();
   el.speed.value = settings.speed;
+  marksToggle.checked = settings.marks;
+  showMarks(settings.marks);
   renderPlayers();
   mountTree();
   try {

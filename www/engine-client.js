@@ -5,11 +5,17 @@
 // from every state the worker returns, so a fresh worker can be brought to exactly the same game.
 //
 // A worker that dies without a word (killed by the browser for memory, or terminated by anything but
-// this client) sends no error event. It is noticed through a Web Lock the worker takes when it
-// starts and holds until it ends: the client queues for the same lock, which it gets at once when
-// the worker is gone, busy or not. Where Web Locks are missing (an insecure origin), a heartbeat
-// stands in: an idle worker answers a ping every second; during a request, silence longer than
-// SILENCE_MS counts as death (searches report progress every 50 ms).
+// this client) sends no error event. Two watches notice it, whichever is first:
+// - a Web Lock the worker takes when it starts and holds until it ends: the client queues for the
+//   same lock, which it gets when the worker is gone, busy or not. Chromium lets a terminated
+//   worker that is running a search go on for about 2 s before it ends it, so the lock comes free
+//   only then;
+// - the search's own reports: a search reports progress every 50 ms, and each report says whether
+//   another follows soon (`steady`; false before work that reports nothing, such as building a
+//   recorded tree). A terminated worker's messages stop at once, so silence of STEADY_SILENCE_MS
+//   after a steady report means the worker is gone: noticed in about a second, before the lock.
+// Where Web Locks are missing (an insecure origin), an idle worker must also answer a ping every
+// second; during a request without steady reports, BUSY_SILENCE_MS of silence counts as death.
 
 /** The error a request gets when it was cancelled (the worker was stopped under it). */
 export class Cancelled extends Error {
@@ -27,6 +33,10 @@ const SILENCE_MS = 2000;
 /** Without Web Locks, during a request: silence tolerated (the last stage of a large search, when the
  * tree is written, reports nothing). */
 const BUSY_SILENCE_MS = 15000;
+/** After a steady progress report (another was promised within 50 ms): the silence that counts as
+ * death, and how often it is looked at. */
+const STEADY_SILENCE_MS = 1000;
+const STEADY_CHECK_MS = 200;
 
 let workerSerial = 0;
 
@@ -44,9 +54,13 @@ export class EngineClient {
    * @param {string} [opts.url] the worker script
    * @param {(message: string) => void} [opts.onCrash] told when the worker crashed and was restarted
    */
-  constructor({ url = workerUrl(), onCrash = () => {} } = {}) {
+  constructor({ url = workerUrl(), onCrash = () => {}, locks = true } = {}) {
     this.url = url;
     this.onCrash = onCrash;
+    // Whether to watch workers through Web Locks too (tests turn it off to see the other watch alone).
+    this.useLocks = locks;
+    /** How each dead worker was noticed: 'lock', 'silence' (after a steady report), 'heartbeat'. */
+    this.deaths = [];
     this.nextId = 1;
     this.pending = new Map();
     this.record = null; // {game, start, moves, redo}
@@ -88,12 +102,36 @@ export class EngineClient {
 
   /** Watches worker `w` for a death without a word: a Web Lock it holds while alive, or a heartbeat. */
   watch(w) {
-    const died = () => {
+    const died = (how) => {
       if (w !== this.worker || w.stopped) return;
+      this.deaths.push(how);
       this.crashed('The engine stopped without a word (its worker was killed)');
     };
     this.heard = Date.now();
-    const locks = typeof navigator !== 'undefined' ? navigator.locks : undefined;
+    // Silence after a steady report (a search that promised another within 50 ms). Only silence
+    // the page itself was there to hear counts: when this timer runs late, the page was busy (a long
+    // task, drawing a large tree) and the worker's reports may be waiting in its queue, so the
+    // silence starts again from now.
+    let lastTick = Date.now();
+    const steadyTimer = setInterval(() => {
+      if (w !== this.worker || w.stopped) {
+        clearInterval(steadyTimer);
+        return;
+      }
+      const now = Date.now();
+      const late = now - lastTick > 2 * STEADY_CHECK_MS;
+      lastTick = now;
+      if (late) {
+        this.heard = Math.max(this.heard, now);
+        return;
+      }
+      const promised = [...this.pending.values()].some((p) => p.steady);
+      if (promised && Date.now() - this.heard > STEADY_SILENCE_MS) {
+        clearInterval(steadyTimer);
+        died('silence');
+      }
+    }, STEADY_CHECK_MS);
+    const locks = this.useLocks && typeof navigator !== 'undefined' ? navigator.locks : undefined;
     if (locks && typeof locks.request === 'function') {
       const name = `plyscope-engine-${Date.now()}-${Math.random().toString(36).slice(2)}-${++workerSerial}`;
       const held = new Promise((resolve, reject) => {
@@ -104,9 +142,9 @@ export class EngineClient {
       });
       held.then(
         // Granted only once the worker has let go of it: when it is gone.
-        () => locks.request(name, () => died()),
+        () => locks.request(name, () => died('lock')),
         (e) => {
-          if (!(e instanceof Cancelled)) died();
+          if (!(e instanceof Cancelled)) died('lock');
         },
       );
       return;
@@ -121,7 +159,7 @@ export class EngineClient {
       const silent = Date.now() - this.heard;
       if (silent > (busy ? BUSY_SILENCE_MS : SILENCE_MS)) {
         clearInterval(timer);
-        died();
+        died('heartbeat');
         return;
       }
       if (!busy) w.postMessage({ ping: true });
@@ -132,10 +170,13 @@ export class EngineClient {
     const p = this.pending.get(msg.id);
     if (!p) return;
     if ('progress' in msg) {
+      // Whether the search promised another report soon (see the file's comment).
+      p.steady = !!(msg.progress && msg.progress.steady);
       p.onProgress?.(msg.progress);
       return;
     }
     if ('iteration' in msg) {
+      p.steady = false;
       p.onIteration?.(msg.iteration);
       return;
     }

@@ -5,13 +5,15 @@
 // elapsed_ms}} about every 50 ms, and, when asked for a live tree, {id, iteration: treeDocument}
 // after each completed iteration of iterative deepening. Search trees (the report's `tree` and each
 // iteration's) are tree documents in binary form: the header fields and `packed`, an ArrayBuffer
-// transferred with the message (docs/tree-format.md, "Binary form"; read by www/tree/binary.js). A "fatal" error means the WebAssembly
+// transferred with the message (docs/tree-format.md, "Binary form", in its packed layout: www/tree/pack.js;
+// read by www/tree/binary.js). A "fatal" error means the WebAssembly
 // instance trapped (a Rust panic): it cannot be trusted any more and the page starts a fresh worker.
 // `hold(name)` takes a Web Lock and keeps it for the worker's life: the page queues for the same
 // lock, and gets it when the worker is gone, however it died. `{ping: true}` gets `{pong: true}`
 // (the page's heartbeat where Web Locks are missing).
 // `build` answers which engine build runs: 'simd' (pkg/simd/, WebAssembly SIMD) when the browser
 // validates a SIMD module and that build is there, else 'scalar' (pkg/).
+import { packTree } from './tree/pack.js';
 
 /** A module of one function whose body uses SIMD (i8x16.splat, i8x16.popcnt): it validates only
  * where WebAssembly SIMD is supported. */
@@ -57,7 +59,10 @@ const ready = load();
  * JSON: its offset and length are words 4 and 5) and the bytes in `packed`.
  */
 function packedDoc(bytes) {
-  const packed = bytes.byteOffset === 0 && bytes.buffer.byteLength === bytes.byteLength ? bytes.buffer : bytes.slice().buffer;
+  const plain = bytes.byteOffset === 0 && bytes.buffer.byteLength === bytes.byteLength ? bytes.buffer : bytes.slice().buffer;
+  // Packed (www/tree/pack.js: a sixth of the bytes for tic-tac-toe's whole tree): what crosses to the
+  // page and what the page keeps per ply. The header stays where the plain layout has it.
+  const packed = packTree(plain);
   const [off, len] = new Uint32Array(packed, 16, 2);
   const meta = JSON.parse(new TextDecoder().decode(new Uint8Array(packed, off, len)));
   return { ...meta, packed, nodes: new Uint32Array(packed, 8, 1)[0] };

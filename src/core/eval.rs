@@ -47,6 +47,192 @@ pub struct ValueText {
     /// loses.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub decided: Option<i64>,
+    /// For a decided game whose value counts a final margin (Reversi's discs): that margin for
+    /// the player, negative when it loses.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub margin: Option<i64>,
+}
+
+/// How an evaluator's search values read, for a reader that knows no game: the unit of heuristic
+/// values and how a decided game's value encodes its end. Written in tree documents (`values`,
+/// docs/tree-format.md) so that the explorer prints values in units; [`Evaluator::describe`] reads
+/// values with it too.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ValueScale {
+    /// The unit of heuristic values, plural (`"pieces"`, `"discs"`, `"points"`).
+    pub unit: String,
+    /// The unit's name for exactly one (`"piece"`).
+    pub one: String,
+    /// Search values per unit (100 for Ataxx's centipieces).
+    pub per_unit: f64,
+    /// Decimals shown.
+    pub decimals: u8,
+    /// Values whose magnitude is at least this are decided games: won when positive, lost when
+    /// negative. `None`: no value means a decided game (unless [`ValueScale::lost`] says so).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub decided: Option<f64>,
+    /// Decided values count plies: `|value| = win - plies` (the default, with [`WIN_SCORE`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub win: Option<f64>,
+    /// Decided values count a final margin first: see [`MarginScale`] (instead of `win`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub margin: Option<MarginScale>,
+    /// A single-player game's loss: see [`LostScale`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lost: Option<LostScale>,
+}
+
+/// Decided values that encode the final margin: `|value| = decided + per * margin + (plies_from -
+/// plies)`, so a larger margin always ranks first, then a quicker win (or a slower loss).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MarginScale {
+    /// Value per unit of final margin (100 in Reversi).
+    pub per: f64,
+    /// The plies term's origin: `plies_from - plies` is what a value adds for the plies to the
+    /// end (99 in Reversi); always below `per`.
+    pub plies_from: f64,
+    /// The margin's unit, plural (`"discs"`).
+    pub unit: String,
+    /// The margin's unit for exactly one (`"disc"`).
+    pub one: String,
+}
+
+/// A single player's lost game: `value = at + per_ply * plies` for `plies` up to `max_plies`,
+/// below every value of a game still alive (Threes).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LostScale {
+    /// The value of a game lost at once.
+    pub at: f64,
+    /// What each ply survived adds.
+    pub per_ply: f64,
+    /// The most plies counted.
+    pub max_plies: u32,
+}
+
+impl ValueScale {
+    /// The usual scale: heuristic values in `unit`, decided values `±(WIN_SCORE - plies)`.
+    pub fn of(unit: ValueUnit) -> Self {
+        ValueScale {
+            unit: unit.name.to_string(),
+            one: unit.one.to_string(),
+            per_unit: unit.per_unit,
+            decimals: unit.decimals,
+            decided: Some(WIN_SCORE / 2.0),
+            win: Some(WIN_SCORE),
+            margin: None,
+            lost: None,
+        }
+    }
+
+    /// Describes `value` (from some player's view) in words for that player: `"+1.3 pieces"`,
+    /// `"win in 5 plies"`, `"win by 38 discs"`, `"lost within 4 plies"`.
+    ///
+    /// ```
+    /// use plyscope::core::{MarginScale, ValueScale, ValueUnit};
+    /// let mut s = ValueScale::of(ValueUnit { per_unit: 1.0, name: "discs", one: "disc", decimals: 0 });
+    /// s.decided = Some(501_000.0);
+    /// s.win = None;
+    /// s.margin = Some(MarginScale { per: 100.0, plies_from: 99.0, unit: "discs".into(), one: "disc".into() });
+    /// let v = 501_000.0 + 100.0 * 38.0 + (99.0 - 7.0);
+    /// assert_eq!(s.describe(v).text, "win by 38 discs");
+    /// assert_eq!(s.describe(v).decided, Some(7));
+    /// assert_eq!(s.describe(-v).text, "loss by 38 discs");
+    /// assert_eq!(s.describe(12.0).text, "+12 discs");
+    /// ```
+    pub fn describe(&self, value: f64) -> ValueText {
+        if !value.is_finite() {
+            return ValueText {
+                text: "unknown".into(),
+                amount: None,
+                decided: None,
+                margin: None,
+            };
+        }
+        if let Some(l) = &self.lost {
+            let top = l.at + l.per_ply * l.max_plies as f64;
+            if value <= top {
+                let plies = ((value - l.at) / l.per_ply).round().max(0.0) as i64;
+                return ValueText {
+                    text: format!("lost within {plies} {}", plural(plies, "ply", "plies")),
+                    amount: None,
+                    decided: Some(-plies),
+                    margin: None,
+                };
+            }
+        }
+        match self.decided {
+            Some(d) if value.abs() >= d => {
+                let win = value > 0.0;
+                let word = if win { "win" } else { "loss" };
+                if let Some(m) = &self.margin {
+                    let r = value.abs() - d;
+                    let margin = (r / m.per).floor().max(0.0);
+                    let plies = (m.plies_from - (r - margin * m.per)).round().max(0.0) as i64;
+                    let n = margin as i64;
+                    return ValueText {
+                        text: format!("{word} by {n} {}", plural(n, &m.one, &m.unit)),
+                        amount: None,
+                        decided: Some(if win { plies } else { -plies }),
+                        margin: Some(if win { n } else { -n }),
+                    };
+                }
+                let plies = (self.win.unwrap_or(WIN_SCORE) - value.abs())
+                    .round()
+                    .max(0.0) as i64;
+                let text = match (win, plies) {
+                    (true, 0) => "won".to_string(),
+                    (false, 0) => "lost".to_string(),
+                    (_, n) => format!("{word} in {n} {}", plural(n, "ply", "plies")),
+                };
+                return ValueText {
+                    text,
+                    amount: None,
+                    decided: Some(if win { plies } else { -plies }),
+                    margin: None,
+                };
+            }
+            _ => {}
+        }
+        let amount = value / self.per_unit;
+        let scale = 10f64.powi(self.decimals as i32);
+        let shown = (amount * scale).round() / scale;
+        let text = if shown == 0.0 {
+            "even".to_string()
+        } else {
+            let digits = format!("{:.*}", self.decimals as usize, shown.abs());
+            let digits = if digits.contains('.') {
+                digits
+                    .trim_end_matches('0')
+                    .trim_end_matches('.')
+                    .to_string()
+            } else {
+                digits
+            };
+            let name = if shown.abs() == 1.0 {
+                &self.one
+            } else {
+                &self.unit
+            };
+            format!(
+                "{}{digits} {name}",
+                if shown > 0.0 { "+" } else { "\u{2212}" }
+            )
+        };
+        ValueText {
+            text,
+            amount: Some(amount),
+            decided: None,
+            margin: None,
+        }
+    }
+}
+
+fn plural<'a>(n: i64, one: &'a str, many: &'a str) -> &'a str {
+    if n == 1 {
+        one
+    } else {
+        many
+    }
 }
 
 /// Describes `value` in `unit`: `"+1.3 pieces"`, or `"win in 5 plies"` / `"loss in 4 plies"` for
@@ -61,61 +247,7 @@ pub struct ValueText {
 /// assert_eq!(describe_value(-(WIN_SCORE - 1.0), pieces).decided, Some(-1));
 /// ```
 pub fn describe_value(value: f64, unit: ValueUnit) -> ValueText {
-    if !value.is_finite() {
-        return ValueText {
-            text: "unknown".into(),
-            amount: None,
-            decided: None,
-        };
-    }
-    if value.abs() >= WIN_SCORE / 2.0 {
-        let plies = (WIN_SCORE - value.abs()).round().max(0.0) as i64;
-        let win = value > 0.0;
-        let text = match (win, plies) {
-            (true, 0) => "won".to_string(),
-            (false, 0) => "lost".to_string(),
-            (w, n) => format!(
-                "{} in {n} {}",
-                if w { "win" } else { "loss" },
-                if n == 1 { "ply" } else { "plies" }
-            ),
-        };
-        return ValueText {
-            text,
-            amount: None,
-            decided: Some(if win { plies } else { -plies }),
-        };
-    }
-    let amount = value / unit.per_unit;
-    let scale = 10f64.powi(unit.decimals as i32);
-    let shown = (amount * scale).round() / scale;
-    let text = if shown == 0.0 {
-        "even".to_string()
-    } else {
-        let digits = format!("{:.*}", unit.decimals as usize, shown.abs());
-        let digits = if digits.contains('.') {
-            digits
-                .trim_end_matches('0')
-                .trim_end_matches('.')
-                .to_string()
-        } else {
-            digits
-        };
-        let name = if shown.abs() == 1.0 {
-            unit.one
-        } else {
-            unit.name
-        };
-        format!(
-            "{}{digits} {name}",
-            if shown > 0.0 { "+" } else { "\u{2212}" }
-        )
-    };
-    ValueText {
-        text,
-        amount: Some(amount),
-        decided: None,
-    }
+    ValueScale::of(unit).describe(value)
 }
 
 /// Receives the named terms of an evaluation.
@@ -224,10 +356,16 @@ pub trait Evaluator<G: Game> {
         ValueUnit::POINTS
     }
 
-    /// A search value (from some player's view) in words for that player: in [`Evaluator::unit`],
-    /// or as a win or a loss in so many plies. Evaluators whose decided values are not
-    /// `±(WIN_SCORE - plies)` say so here.
+    /// How this evaluator's search values read: its unit, and how a decided game's value
+    /// encodes its end (by default `±(WIN_SCORE - plies)`). Evaluators whose
+    /// [`Evaluator::terminal`] values differ say so here; tree documents carry it (`values`).
+    fn scale(&self) -> ValueScale {
+        ValueScale::of(self.unit())
+    }
+
+    /// A search value (from some player's view) in words for that player, read with
+    /// [`Evaluator::scale`]: in [`Evaluator::unit`], or as a win or a loss.
     fn describe(&self, value: f64) -> ValueText {
-        describe_value(value, self.unit())
+        self.scale().describe(value)
     }
 }

@@ -12,7 +12,8 @@ mod zobrist;
 
 pub use error::{shown, Error, IllegalMove, ParseMoveError, ParsePositionError, SHOWN_CHARS};
 pub use eval::{
-    describe_value, Breakdown, Evaluator, NoTerms, Term, TermSink, ValueText, ValueUnit, WIN_SCORE,
+    describe_value, Breakdown, Evaluator, LostScale, MarginScale, NoTerms, Term, TermSink,
+    ValueScale, ValueText, ValueUnit, WIN_SCORE,
 };
 pub use rng::Rng;
 pub use view::{
@@ -121,6 +122,21 @@ pub trait Game: Clone + Debug + Send + 'static {
 
     /// The result, once the turn is [`Turn::Terminal`]; `None` before.
     fn outcome(&self) -> Option<Outcome>;
+
+    /// For null-move pruning: this position with the turn passed to the opponent and nothing
+    /// else changed (its zobrist key updated), or `None` where the game does not allow it as a
+    /// search heuristic. The default is `None`. A game opts in only when passing is never forced
+    /// and zugzwang is rare: never in games with forced passes (Reversi, Ataxx) or chance turns.
+    fn null_move(&self) -> Option<Self> {
+        None
+    }
+
+    /// For the quiescence extension: whether this position is too unsettled for a static
+    /// evaluation (the player to move has a win or a capture pending), so that a search reaching
+    /// its horizon here looks one ply further. The default is `false` (every position stable).
+    fn unstable(&self) -> bool {
+        false
+    }
 
     /// The position's hash key for the transposition table: a zobrist key maintained
     /// incrementally, or computed on demand where the whole state packs into a few words (Threes).

@@ -60,6 +60,16 @@ pub enum Geometry {
         /// Rows.
         height: u32,
     },
+    /// A game tree drawn level by level (the textbook trees): only the nodes are listed as cells,
+    /// at `x` from 0 to `width - 1` across and `y` (the level, the root's 0) from 0 to `height - 1`
+    /// down; [`BoardView::paths`] holds the edges (kind `"edge"`, or `"path"` on the way from the
+    /// root to the node reached), from a parent's centre to each child's.
+    Tree {
+        /// Positions across (a node's `x` is below `width`).
+        width: u32,
+        /// Levels.
+        height: u32,
+    },
 }
 
 /// One piece. Pieces in a cell form a stack, bottom first.

@@ -78,6 +78,43 @@ pub trait Playable: Viewable + Sized {
     fn randomness_quotient(&self, configured: u32) -> u32 {
         configured
     }
+
+    /// How much of the game an exact solver would have to search from here (Reversi: the empty
+    /// squares), when the game has one for this position. `None` (the default): no solver.
+    fn exact_size(&self) -> Option<u32> {
+        None
+    }
+
+    /// Solves the position to the end: every root move with its exact value (or an upper bound,
+    /// for moves proved no better than the best), in the search values of the game's evaluators,
+    /// from the player to move. `keep_going(positions)` is asked every few thousand positions;
+    /// when it answers `false` the solve stops and returns `None`. Asked only when
+    /// [`Playable::exact_size`] is `Some`.
+    fn solve_exact(&self, _keep_going: &mut dyn FnMut(u64) -> bool) -> Option<Solved<Self::Move>> {
+        None
+    }
+}
+
+/// An exact solver's answer ([`Playable::solve_exact`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Solved<M> {
+    /// Every legal move, best first.
+    pub moves: Vec<SolvedMove<M>>,
+    /// A best line from the position, as far as the solver knows it (the first move is the best).
+    pub line: Vec<M>,
+    /// Positions the solver visited.
+    pub nodes: u64,
+}
+
+/// One root move of a [`Solved`] position.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SolvedMove<M> {
+    /// The move.
+    pub mv: M,
+    /// Its value for the player to move (a search value of the game's evaluators).
+    pub value: f64,
+    /// Whether the value is exact (else an upper bound).
+    pub exact: bool,
 }
 
 /// A game's entry in the catalogue shown to people.
@@ -94,6 +131,18 @@ pub struct GameInfo {
     pub chance: bool,
     /// Number of players choosing moves.
     pub players: usize,
+    /// The AI's settings a first game of this kind starts with (docs/engine-options.md: a move
+    /// takes at most about 1-3 s).
+    pub ai: AiDefaults,
+}
+
+/// The AI's default settings for a game: a depth cap and a time limit per move.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub struct AiDefaults {
+    /// Depth limit in plies (iterative deepening stops earlier when the time runs out).
+    pub depth: u32,
+    /// Time limit per move in milliseconds.
+    pub time_ms: u32,
 }
 
 /// Something to do with a game type picked at run time: the registry calls

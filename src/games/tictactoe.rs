@@ -4,7 +4,7 @@
 //! Position text: nine cells row by row from a1 (`X`, `O` or `-`), a space, then the side to move
 //! (`X` or `O`), e.g. `X---O---- X`.
 
-use super::{GameInfo, Playable};
+use super::{AiDefaults, GameInfo, Playable};
 use crate::core::{
     Error, Evaluator, Game, IllegalMove, Outcome, ParseMoveError, ParsePositionError,
     PerftConvention, PlayerId, TermSink, Turn, ZobristTable,
@@ -276,6 +276,10 @@ impl Playable for TicTacToe {
         variants: &[],
         chance: false,
         players: 2,
+        ai: AiDefaults {
+            depth: 9,
+            time_ms: 1000,
+        },
     };
 
     fn new_game(id: &str) -> Result<Self, Error> {

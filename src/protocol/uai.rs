@@ -5,7 +5,10 @@
 //! - `uai` → `id name ...`, `id author ...`, the options, `uaiok`;
 //! - `isready` → `readyok`, at once, also while a search or perft runs;
 //! - `uainewgame` → back to the start position;
-//! - `setoption name Evaluator value strong|material|mobility`;
+//! - `setoption name Evaluator value strong|material|mobility`; `setoption name Hash value <MB>`
+//!   (the transposition table's size, 1 to 2048 MB, rounded down to a power of two entries);
+//!   `setoption name PVS|Aspiration|Killers|History|LMR value true|false` (the search techniques,
+//!   all on by default: docs/engine-options.md);
 //! - `position startpos|fen <fen> [moves <m1> <m2> ...]` (all or nothing: on an error the position
 //!   stays as it was, and the error names the move that failed by its number);
 //! - `go [depth N] [movetime N] [nodes N] [wtime N] [btime N] [winc N] [binc N] [movestogo N]
@@ -232,7 +235,14 @@ pub fn parse_position(words: &[&str]) -> Result<Ataxx, String> {
 
 /// Searches `pos` within `limits`, printing an `info` line per completed depth and then
 /// `bestmove`. Stops when `stop` is set.
-pub fn think(pos: &Ataxx, eval: AtaxxEval, limits: &Limits, stop: &AtomicBool, out: &Output) {
+pub fn think(
+    pos: &Ataxx,
+    eval: AtaxxEval,
+    base: &SearchConfig,
+    limits: &Limits,
+    stop: &AtomicBool,
+    out: &Output,
+) {
     if let Some(depth) = limits.perft {
         let t = now_ms();
         let mut budget = PerftBudget::default().with_stop(stop);
@@ -262,7 +272,7 @@ pub fn think(pos: &Ataxx, eval: AtaxxEval, limits: &Limits, stop: &AtomicBool, o
         error(out, "the game is over: there is no move to search");
         None
     } else {
-        iterate(pos, eval, limits, stop, out)
+        iterate(pos, eval, base, limits, stop, out)
     };
     if limits.infinite {
         while !stop.load(Ordering::Relaxed) {
@@ -276,6 +286,7 @@ pub fn think(pos: &Ataxx, eval: AtaxxEval, limits: &Limits, stop: &AtomicBool, o
 fn iterate(
     pos: &Ataxx,
     eval: AtaxxEval,
+    base: &SearchConfig,
     limits: &Limits,
     stop: &AtomicBool,
     out: &Output,
@@ -313,7 +324,7 @@ fn iterate(
             move_ordering: true,
             random_ties: false,
             seed: Some(1),
-            ..Default::default()
+            ..base.clone()
         };
         let r = match search(
             pos,
@@ -365,6 +376,26 @@ fn iterate(
 pub struct Uai {
     pos: Ataxx,
     eval: AtaxxEval,
+    /// The search switches and table size set by `setoption`.
+    base: SearchConfig,
+}
+
+/// The `setoption` switches: the option's name and the search setting it turns on or off.
+const SWITCHES: [(&str, fn(&mut SearchConfig) -> &mut bool); 5] = [
+    ("PVS", |c| &mut c.pvs),
+    ("Aspiration", |c| &mut c.aspiration),
+    ("Killers", |c| &mut c.killers),
+    ("History", |c| &mut c.history),
+    ("LMR", |c| &mut c.lmr),
+];
+
+/// Bytes of one transposition-table entry, to turn `Hash` megabytes into a table size.
+const TT_ENTRY_BYTES: u64 = 32;
+
+/// The table size (log2 of its entries) that fits in `mb` megabytes, within 10 to 26.
+fn tt_bits_for(mb: u64) -> u32 {
+    let entries = (mb.max(1) << 20) / TT_ENTRY_BYTES;
+    (63 - entries.leading_zeros()).clamp(10, 26)
 }
 
 impl Default for Uai {
@@ -372,6 +403,10 @@ impl Default for Uai {
         Uai {
             pos: Ataxx::new(),
             eval: AtaxxEval::Strong,
+            base: SearchConfig {
+                tt_bits: tt_bits_for(16),
+                ..SearchConfig::default()
+            },
         }
     }
 }
@@ -410,6 +445,10 @@ impl Protocol for Uai {
                     out,
                     "option name Evaluator type combo default strong var strong var material var mobility",
                 );
+                say(out, "option name Hash type spin default 16 min 1 max 2048");
+                for (name, _) in SWITCHES {
+                    say(out, &format!("option name {name} type check default true"));
+                }
                 say(out, "uaiok");
             }
             "isready" => {
@@ -432,19 +471,50 @@ impl Protocol for Uai {
                         Err(e) => error(out, &e.to_string()),
                     }
                 }
+                ["name", name, "value", value] if name.eq_ignore_ascii_case("hash") => {
+                    match value.parse::<u64>() {
+                        Ok(mb) if (1..=2048).contains(&mb) => self.base.tt_bits = tt_bits_for(mb),
+                        _ => error(
+                            out,
+                            &format!(
+                                "setoption Hash: expected megabytes from 1 to 2048, found {}",
+                                shown(value)
+                            ),
+                        ),
+                    }
+                }
+                ["name", name, "value", value]
+                    if SWITCHES.iter().any(|(n, _)| n.eq_ignore_ascii_case(name)) =>
+                {
+                    let (n, field) = SWITCHES
+                        .iter()
+                        .find(|(n, _)| n.eq_ignore_ascii_case(name))
+                        .expect("matched above");
+                    match value.to_ascii_lowercase().as_str() {
+                        "true" => *field(&mut self.base) = true,
+                        "false" => *field(&mut self.base) = false,
+                        _ => error(
+                            out,
+                            &format!(
+                                "setoption {n}: expected true or false, found {}",
+                                shown(value)
+                            ),
+                        ),
+                    }
+                }
                 _ => error(
                     out,
                     &format!(
-                        "setoption: expected \"setoption name Evaluator value <name>\", found {}",
+                        "setoption: expected \"setoption name <Evaluator|Hash|PVS|Aspiration|Killers|History|LMR> value <value>\", found {}",
                         shown(&args.join(" "))
                     ),
                 ),
             },
             "go" => match Limits::parse(args) {
                 Ok(limits) => {
-                    let (pos, eval) = (self.pos.clone(), self.eval);
+                    let (pos, eval, base) = (self.pos.clone(), self.eval, self.base.clone());
                     return Some(Box::new(move |job: &Job| {
-                        think(&pos, eval, &limits, &job.stop, &job.out)
+                        think(&pos, eval, &base, &limits, &job.stop, &job.out)
                     }));
                 }
                 Err(e) => error(out, &e),

@@ -74,6 +74,10 @@ impl FromStr for Algorithm {
     }
 }
 
+/// The default of [`SearchConfig::exact_endgame`]: 20 empty squares, which the Reversi solver
+/// takes about 0.1 to 3 s to solve natively (FFO #40-#44: docs/reversi.md).
+pub const DEFAULT_EXACT_ENDGAME: u32 = 20;
+
 /// Everything a search can be asked to do. Every field has a default, so a JSON object with only
 /// some fields (`{"depth": 4}`) is a valid configuration.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -96,10 +100,39 @@ pub struct SearchConfig {
     pub move_ordering: bool,
     /// Keep only the best N moves of each node by pre-score (0: keep all).
     pub branching_limit: usize,
-    /// Use a transposition table.
-    pub transposition_table: bool,
+    /// Use a transposition table: `None` (the default) for alpha-beta and not for the other
+    /// algorithms; `true` or `false` for every algorithm.
+    pub transposition_table: Option<bool>,
     /// The table's size as a power of two entries (10 to 26).
     pub tt_bits: u32,
+    /// Alpha-beta: principal variation search. After a node's first move, each move is searched
+    /// with a null window (does it beat the best so far?) and searched again with the full window
+    /// only when it does.
+    pub pvs: bool,
+    /// Alpha-beta with iterative deepening: search each depth in a window around the last
+    /// depth's value ([`SearchConfig::aspiration_window`] wide each side), widened when the value
+    /// falls outside it.
+    pub aspiration: bool,
+    /// The aspiration window's half-width in evaluation units; 0 picks one from the evaluator's
+    /// scale (a tenth of the last value's size, at least 1).
+    pub aspiration_window: f64,
+    /// Alpha-beta: try the two moves that last caused a cut-off at the same ply (killer moves)
+    /// right after the transposition table's move.
+    pub killers: bool,
+    /// Alpha-beta: where moves are not ordered by pre-score (one ply above the horizon, or with
+    /// `move_ordering` off), order them by how often they caused cut-offs (the history heuristic).
+    pub history: bool,
+    /// Alpha-beta: late-move reductions. Moves late in the order (after the table's move, the
+    /// killers and the first few) are searched shallower with a null window, and at full depth
+    /// when they turn out better than the best so far.
+    pub lmr: bool,
+    /// Alpha-beta: null-move pruning, in games that allow it (never in games with forced passes
+    /// or chance turns). When passing the turn still scores beyond the window in a shallower
+    /// search, the node is cut without searching its moves.
+    pub null_move: bool,
+    /// Alpha-beta: at the horizon, keep searching positions the game calls unstable (a
+    /// quiescence extension), up to this many extra plies (0: off).
+    pub quiescence: u32,
     /// The randomness quotient Q: the k-th best root move is chosen with probability (Q-1)/Q^k.
     /// 0 (or 1) means always the best.
     pub randomness_quotient: u32,
@@ -120,6 +153,11 @@ pub struct SearchConfig {
     pub node_cap: usize,
     /// Cap on the recorder's memory in bytes (records, breakdowns and cut moves).
     pub tree_max_bytes: usize,
+    /// Solve a position exactly, with the game's endgame solver (8x8 Reversi), when what is left
+    /// to search is at most this (Reversi: empty squares); 0: never. The solver gets 60% of the
+    /// time budget and half the node budget; when it does not finish, the search runs as usual.
+    /// Used by `alphabeta` and `minimax` without randomness (a quotient of 0 or 1).
+    pub exact_endgame: u32,
     /// MCTS: the exploration constant C of UCT (rewards are scores from 0 to 1).
     pub mcts_exploration: f64,
     /// MCTS: a budget of iterations (playouts). Without any budget MCTS runs
@@ -181,8 +219,16 @@ impl Default for SearchConfig {
             iterative_deepening: false,
             move_ordering: true,
             branching_limit: 0,
-            transposition_table: false,
+            transposition_table: None,
             tt_bits: 18,
+            pvs: true,
+            aspiration: true,
+            aspiration_window: 0.0,
+            killers: true,
+            history: true,
+            lmr: true,
+            null_move: true,
+            quiescence: 4,
             randomness_quotient: 0,
             random_ties: true,
             seed: None,
@@ -191,6 +237,7 @@ impl Default for SearchConfig {
             record_tree: false,
             node_cap: DEFAULT_NODE_CAP,
             tree_max_bytes: DEFAULT_BYTE_CAP,
+            exact_endgame: DEFAULT_EXACT_ENDGAME,
             mcts_exploration: 1.4,
             mcts_iterations: None,
             mcts_playout: Playout::Heuristic,
@@ -201,6 +248,39 @@ impl Default for SearchConfig {
 }
 
 impl SearchConfig {
+    /// The textbook alpha-beta: every modern technique off (no transposition table, no principal
+    /// variation search, aspiration, killers, history, reductions, null moves or quiescence).
+    /// Teaching examples and visit-order tests use it: its cut-offs are exactly the textbook's.
+    pub fn plain() -> Self {
+        SearchConfig {
+            transposition_table: Some(false),
+            ..SearchConfig::default().without_techniques()
+        }
+    }
+
+    /// This configuration with the modern alpha-beta techniques off (the transposition table
+    /// setting is kept).
+    pub fn without_techniques(self) -> Self {
+        SearchConfig {
+            pvs: false,
+            aspiration: false,
+            killers: false,
+            history: false,
+            lmr: false,
+            null_move: false,
+            quiescence: 0,
+            ..self
+        }
+    }
+
+    /// Whether the transposition table is used.
+    pub fn uses_tt(&self) -> bool {
+        self.algorithm != Algorithm::Random
+            && self
+                .transposition_table
+                .unwrap_or(self.algorithm == Algorithm::Alphabeta)
+    }
+
     /// Checks the ranges of the numeric options.
     pub fn validate(&self) -> Result<(), Error> {
         if !(1..=64).contains(&self.depth) {
@@ -224,8 +304,29 @@ impl SearchConfig {
                 "a probability from 0 up to (not including) 1",
             ));
         }
+        if !(self.aspiration_window >= 0.0 && self.aspiration_window.is_finite()) {
+            return Err(Error::bad_option(
+                "aspiration_window",
+                self.aspiration_window,
+                "a finite number of evaluation units, 0 or more (0: automatic)",
+            ));
+        }
+        if self.quiescence > 16 {
+            return Err(Error::bad_option(
+                "quiescence",
+                self.quiescence,
+                "a whole number of plies from 0 to 16",
+            ));
+        }
         if self.node_cap == 0 {
             return Err(Error::bad_option("node_cap", 0, "at least 1"));
+        }
+        if self.exact_endgame > 64 {
+            return Err(Error::bad_option(
+                "exact_endgame",
+                self.exact_endgame,
+                "a whole number from 0 (never) to 64",
+            ));
         }
         if self.tree_max_bytes == 0 {
             return Err(Error::bad_option("tree_max_bytes", 0, "at least 1"));
@@ -297,6 +398,12 @@ pub struct Progress {
     pub fraction: f64,
     /// Milliseconds since the search started.
     pub elapsed_ms: f64,
+    /// A promise that another report follows within about the progress interval (the search is
+    /// running and nothing silent comes first). False on the last report before work that reports
+    /// nothing (a recorded tree built at the end of an iteration or of the search) and on the
+    /// report of a stopped search. The page's worker bridge treats silence after a steady report
+    /// as a dead worker (`www/engine-client.js`).
+    pub steady: bool,
 }
 
 /// One root move with the value the search gave it.

@@ -13,10 +13,57 @@ use super::config::{Algorithm, Progress, RootMove, SearchConfig, SearchResult};
 use super::tt::Table;
 use crate::core::{now_ms, Error, Evaluator, Game, NoTerms, Outcome, PlayerId, Rng, Turn};
 use crate::tree::{
-    Arena, Bound, Chosen, Header, NoRecorder, NodeKind, PruneReason, Recorder, Stage, Stats, Tree,
-    LAZY, NO_STAGE,
+    Arena, Bound, Chosen, Header, NoRecorder, NodeKind, Note, PruneReason, Recorder, Stage, Stats,
+    Tree, LAZY, NO_STAGE,
 };
+use std::hash::{Hash, Hasher};
 use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Late-move reductions: moves from this place in the order on (0 is the first) may be reduced.
+const LMR_FIRST: usize = 3;
+/// Late-move reductions: only at nodes with at least this much depth left.
+const LMR_MIN_DEPTH: u32 = 3;
+/// Null-move pruning: only at nodes with at least this much depth left.
+const NULL_MIN_DEPTH: u32 = 3;
+/// The history table's entries per side (a power of two; moves are hashed into it).
+const HISTORY_SLOTS: usize = 4096;
+
+/// A small, fast hasher for moves (the history table's index).
+struct MoveHasher(u64);
+
+impl Hasher for MoveHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(5) ^ b as u64).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+        }
+    }
+    fn write_u8(&mut self, b: u8) {
+        self.0 = (self.0.rotate_left(5) ^ b as u64).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+    fn write_u16(&mut self, x: u16) {
+        self.0 = (self.0.rotate_left(5) ^ x as u64).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+    fn write_u32(&mut self, x: u32) {
+        self.0 = (self.0.rotate_left(5) ^ x as u64).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+    fn write_u64(&mut self, x: u64) {
+        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+    fn write_usize(&mut self, x: usize) {
+        self.write_u64(x as u64)
+    }
+}
+
+/// The history table's slot of `m` for the maximising side (`side` 0) or the other (1).
+#[inline]
+fn history_slot<M: Hash>(m: &M, side: usize) -> usize {
+    let mut h = MoveHasher(0);
+    m.hash(&mut h);
+    side * HISTORY_SLOTS + (h.0 >> 40) as usize % HISTORY_SLOTS
+}
 
 /// How often (in nodes) the search looks at the clock, the stop flag and the node budget.
 const CHECK_EVERY: u64 = 1024;
@@ -96,6 +143,26 @@ struct Searcher<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> {
     outcomes: Vec<Vec<(G::Move, f64)>>,
     pv: Vec<Vec<G::Move>>,
     tt: Option<Table<G::Move>>,
+    /// The modern alpha-beta techniques in use (their switches, and alpha-beta).
+    pvs: bool,
+    lmr: bool,
+    killers_on: bool,
+    history_on: bool,
+    null_on: bool,
+    /// Two killer moves per ply.
+    killers: Vec<[Option<G::Move>; 2]>,
+    /// Cut-off counts by (side, hashed move), weighted by depth squared.
+    history: Vec<u32>,
+    /// The ply reached by a null move (no second null move right after it).
+    null_ply: usize,
+    researches: u64,
+    reductions: u64,
+    null_cuts: u64,
+    aspiration_fails: u64,
+    /// Lines that did not end in a finished game: static evaluations at the horizon, null-move
+    /// cuts, and table answers that were not settled. While it does not grow, the iteration has
+    /// seen the end of every line.
+    unsettled: u64,
     rec: R,
     /// Breakdowns waiting to be recorded (empty when nothing is recorded).
     stage: Stage,
@@ -242,8 +309,24 @@ fn run<G: Game, E: Evaluator<G>, R: Restart<G>>(
         moves: Vec::new(),
         outcomes: Vec::new(),
         pv: Vec::new(),
-        tt: (cfg.transposition_table && cfg.algorithm != Algorithm::Random)
-            .then(|| Table::take(cfg.tt_bits)),
+        tt: cfg.uses_tt().then(|| Table::take(cfg.tt_bits)),
+        pvs: cfg.pvs && cfg.algorithm == Algorithm::Alphabeta,
+        lmr: cfg.lmr && cfg.algorithm == Algorithm::Alphabeta,
+        killers_on: cfg.killers && cfg.algorithm == Algorithm::Alphabeta,
+        history_on: cfg.history && cfg.algorithm == Algorithm::Alphabeta,
+        null_on: cfg.null_move && cfg.algorithm == Algorithm::Alphabeta,
+        killers: Vec::new(),
+        history: if cfg.history && cfg.algorithm == Algorithm::Alphabeta {
+            vec![0; 2 * HISTORY_SLOTS]
+        } else {
+            Vec::new()
+        },
+        null_ply: usize::MAX,
+        researches: 0,
+        reductions: 0,
+        null_cuts: 0,
+        aspiration_fails: 0,
+        unsettled: 0,
         rec,
         stage: Stage::new(),
     };
@@ -324,9 +407,57 @@ fn run<G: Game, E: Evaluator<G>, R: Restart<G>>(
             }
         }
         let began = now_ms();
-        let (horizon_before, tt_before) = (s.horizon_leaves, s.tt_hits);
         let (nodes_before, cuts_before, chance_before) = (s.nodes, s.prob_cuts, s.chance_nodes);
-        let (values, pvs, complete) = s.root_iteration(root, &mut root_kids, searched, depth);
+        let unsettled_before = s.unsettled;
+        // Aspiration: a window around the last depth's value, opened on the side it fails.
+        let (mut lo, mut hi) = (f64::NEG_INFINITY, f64::INFINITY);
+        if cfg.aspiration && s.prune && cfg.randomness_quotient <= 1 && !step {
+            let last = done
+                .as_ref()
+                .and_then(|d| d.0.iter().map(|r| r.value).max_by(f64::total_cmp));
+            if let Some(v) = last.filter(|v| v.is_finite()) {
+                let delta = if cfg.aspiration_window > 0.0 {
+                    cfg.aspiration_window
+                } else {
+                    (v.abs() * 0.1).max(1.0)
+                };
+                (lo, hi) = (v - delta, v + delta);
+            }
+        }
+        let mut widen = 0;
+        let (values, pvs, complete) = loop {
+            let (values, pvs, complete) =
+                s.root_iteration(root, &mut root_kids, searched, depth, lo, hi);
+            if !complete || values.is_empty() {
+                break (values, pvs, complete);
+            }
+            let best = values
+                .iter()
+                .map(|v| v.1)
+                .max_by(f64::total_cmp)
+                .unwrap_or(f64::NEG_INFINITY);
+            // Widen the side that failed four times as far, then open it.
+            if best <= lo {
+                lo = if widen < 2 {
+                    best - 4.0 * (hi - lo)
+                } else {
+                    f64::NEG_INFINITY
+                };
+            } else if best >= hi {
+                hi = if widen < 2 {
+                    best + 4.0 * (hi - lo)
+                } else {
+                    f64::INFINITY
+                };
+            } else {
+                break (values, pvs, complete);
+            }
+            widen += 1;
+            // The window failed: search this depth again with that side open.
+            s.aspiration_fails += 1;
+            let fresh = s.rec.fresh();
+            std::mem::replace(&mut s.rec, fresh).recycle();
+        };
         let took = now_ms() - began;
         let iteration_nodes = s.nodes - nodes_before;
         if step {
@@ -342,7 +473,8 @@ fn run<G: Game, E: Evaluator<G>, R: Restart<G>>(
         if complete && !s.aborted {
             let now = now_ms();
             s.last_progress = now;
-            s.report(now);
+            // Not steady when a tree is recorded: the iteration's tree is built next, silently.
+            s.report(now, !R::ACTIVE);
         }
         let rec = {
             let fresh = s.rec.fresh();
@@ -380,7 +512,7 @@ fn run<G: Game, E: Evaluator<G>, R: Restart<G>>(
                 s.cutoff = cfg.chance_cutoff;
             }
             // Every line of this iteration ended in a finished game: deeper ones would repeat it.
-            let solved = s.horizon_leaves == horizon_before && s.tt_hits == tt_before;
+            let solved = s.unsettled == unsettled_before;
             if s.aborted || solved || (was_full && depth >= max_depth) {
                 break;
             }
@@ -585,6 +717,7 @@ fn document<G: Game, E: Evaluator<G>>(
         algorithm: cfg.algorithm.id().to_string(),
         evaluator: Some(eval.name().to_string()),
         perspective: root.player_name(root_player).to_string(),
+        values: Some(eval.scale()),
         settings,
         stats: result.stats.clone(),
         chosen: result.best.map(|m| Chosen {
@@ -646,15 +779,21 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G,
             prune_events: self.prune_events,
             pruned_nodes: self.pruned_nodes,
             tt_hits: self.tt_hits,
+            researches: self.researches,
+            reductions: self.reductions,
+            null_cuts: self.null_cuts,
+            aspiration_fails: self.aspiration_fails,
             depth_reached,
             truncated: false,
             full_levels: None,
             tree_bytes: None,
+            ..Stats::default()
         }
     }
 
     fn ensure_ply(&mut self, ply: usize) {
         while self.kids.len() <= ply + 1 {
+            self.killers.push([None, None]);
             self.kids.push(Vec::new());
             self.keys.push(Vec::new());
             self.moves.push(Vec::new());
@@ -688,13 +827,15 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G,
         } else {
             100.0
         };
-        if now - self.last_progress >= every {
+        // A search that has just been stopped says so at once (not steady: what follows, the
+        // tree being built, reports nothing).
+        if self.aborted || now - self.last_progress >= every {
             self.last_progress = now;
-            self.report(now);
+            self.report(now, !self.aborted);
         }
     }
 
-    fn report(&mut self, now: f64) {
+    fn report(&mut self, now: f64, steady: bool) {
         if self.hooks.progress.is_none() {
             return;
         }
@@ -723,6 +864,7 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G,
             root_total: self.root_total,
             fraction,
             elapsed_ms: now - self.start,
+            steady,
         };
         if let Some(cb) = self.hooks.progress.as_mut() {
             cb(&p);
@@ -840,8 +982,10 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G,
         }
     }
 
-    /// One iteration at the root. Returns each searched root child's (index, value, exact), the
-    /// principal variations, and whether the iteration completed.
+    /// One iteration at the root, in the window `win_lo..win_hi` (infinite without aspiration).
+    /// Returns each searched root child's (index, value, exact), the principal variations, and
+    /// whether the iteration completed. A move scoring `win_hi` or more ends the iteration (the
+    /// aspiration window failed high).
     #[allow(clippy::type_complexity)]
     fn root_iteration(
         &mut self,
@@ -849,6 +993,8 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G,
         all_kids: &mut [Child<G>],
         searched: usize,
         depth: u32,
+        win_lo: f64,
+        win_hi: f64,
     ) -> (Vec<(usize, f64, bool)>, Vec<Vec<G::Move>>, bool) {
         let (kids, left_out) = all_kids.split_at_mut(searched);
         self.ensure_ply(1);
@@ -864,11 +1010,20 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G,
                 None,
                 NO_STAGE,
                 &self.stage,
-                f64::NEG_INFINITY,
-                f64::INFINITY,
+                if full_window {
+                    f64::NEG_INFINITY
+                } else {
+                    win_lo
+                },
+                if full_window { f64::INFINITY } else { win_hi },
             );
         }
-        let mut alpha = f64::NEG_INFINITY;
+        let hi = if full_window { f64::INFINITY } else { win_hi };
+        let mut alpha = if full_window {
+            f64::NEG_INFINITY
+        } else {
+            win_lo
+        };
         let mut best = f64::NEG_INFINITY;
         let mut values = Vec::with_capacity(kids.len());
         let mut pvs = Vec::with_capacity(kids.len());
@@ -881,15 +1036,33 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G,
             } else {
                 alpha
             };
-            if R::ACTIVE {
-                self.rec
-                    .open(Some(kid.mv), None, LAZY, &self.stage, lo, f64::INFINITY);
-            }
-            let v = self.node(&kid.state, depth - 1, 1, lo, f64::INFINITY, 1.0);
+            let v = if i > 0 && self.pvs && lo.is_finite() {
+                // Principal variation search: does this move beat the best so far?
+                let null = Note::new(Note::NULL_WINDOW, 0);
+                let v = self.search_child(
+                    &kid.state,
+                    kid.mv,
+                    depth - 1,
+                    0,
+                    lo,
+                    lo.next_up(),
+                    1.0,
+                    null,
+                );
+                if !self.aborted && v > lo && v < hi {
+                    self.researches += 1;
+                    let again = Note::new(Note::RESEARCH, 0);
+                    self.search_child(&kid.state, kid.mv, depth - 1, 0, lo, hi, 1.0, again)
+                } else {
+                    v
+                }
+            } else {
+                self.search_child(&kid.state, kid.mv, depth - 1, 0, lo, hi, 1.0, Note(0))
+            };
             if self.aborted {
                 break;
             }
-            let exact = v > lo;
+            let exact = v > lo && v < hi;
             values.push((i, v, exact));
             let mut line = Vec::with_capacity(depth as usize);
             line.push(kid.mv);
@@ -902,6 +1075,10 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G,
                 alpha = v;
             }
             self.root_done += 1;
+            if v >= hi {
+                // The aspiration window failed high: the caller searches again.
+                break;
+            }
         }
         let complete = !self.aborted;
         if R::ACTIVE {
@@ -922,6 +1099,31 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G,
         self.stage.release(mark);
         let _ = root;
         (values, pvs, complete)
+    }
+
+    /// Opens a child reached by `mv` from the node at `ply` in the recorder (with the window and
+    /// the note), searches it, and returns its value.
+    #[inline]
+    fn search_child(
+        &mut self,
+        child: &G,
+        mv: G::Move,
+        depth: u32,
+        ply: usize,
+        alpha: f64,
+        beta: f64,
+        prob: f64,
+        note: Note,
+    ) -> f64 {
+        if R::ACTIVE {
+            // The pre-score's breakdown is made from the position when the tree is built.
+            self.rec
+                .open(Some(mv), None, LAZY, &self.stage, alpha, beta);
+            if !note.is_empty() {
+                self.rec.note(note);
+            }
+        }
+        self.node(child, depth, ply + 1, alpha, beta, prob)
     }
 
     /// Searches one node, opened last in the recorder, closes it, and returns its value.
@@ -964,8 +1166,18 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G,
                 }
                 v
             }
+            Turn::Player(p)
+                if depth == 0
+                    && self.prune
+                    && ply < self.depth as usize + self.cfg.quiescence as usize
+                    && pos.unstable() =>
+            {
+                // Quiescence: the game calls this position unsettled; look one ply further.
+                self.player(pos, p, 1, ply, alpha, beta, prob)
+            }
             _ if depth == 0 || (prob < self.cutoff) => {
                 self.horizon_leaves += 1;
+                self.unsettled += 1;
                 if depth != 0 {
                     self.prob_cuts += 1;
                 }
@@ -1090,6 +1302,7 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G,
             NodeKind::Min
         };
         let (alpha0, beta0) = (alpha, beta);
+        let unsettled0 = self.unsettled;
 
         // Transposition table.
         let key = pos.zobrist();
@@ -1105,6 +1318,9 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G,
                     };
                     if hit {
                         self.tt_hits += 1;
+                        if !e.settled {
+                            self.unsettled += 1;
+                        }
                         if R::ACTIVE {
                             self.rec.close(
                                 kind,
@@ -1121,6 +1337,36 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G,
             }
         }
 
+        // Null move: when even passing the turn scores beyond the window (in a shallower search),
+        // the node is cut without searching its moves.
+        if self.null_on && depth >= NULL_MIN_DEPTH && ply != self.null_ply {
+            if let Some(v) = self.null_move_cut(pos, maximizing, depth, ply, alpha, beta, prob) {
+                self.null_cuts += 1;
+                self.unsettled += 1;
+                let bound = if maximizing {
+                    Bound::Lower
+                } else {
+                    Bound::Upper
+                };
+                if let Some(tt) = &mut self.tt {
+                    tt.store(key, depth, v, bound, false, tt_move);
+                }
+                if R::ACTIVE {
+                    self.rec.note(Note::new(Note::NULL_MOVE, 0));
+                    self.rec
+                        .close(kind, Some(v), bound, NO_STAGE, &self.stage, false);
+                }
+                return v;
+            }
+            if self.aborted {
+                if R::ACTIVE {
+                    self.rec
+                        .close(kind, None, Bound::Exact, NO_STAGE, &self.stage, false);
+                }
+                return 0.0;
+            }
+        }
+
         let mut moves = std::mem::take(&mut self.moves[ply]);
         pos.legal_moves(&mut moves);
         if moves.is_empty() {
@@ -1133,10 +1379,18 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G,
         // the order of a sorted key list. A recorded child gets its pre-score's breakdown when it
         // is opened (so pruned children cost nothing, and a leaf reuses it as its evaluation).
         let eager = self.cfg.branching_limit > 0 || self.orders(depth);
+        let side = if maximizing { 0 } else { 1 };
         let mut kids = std::mem::take(&mut self.kids[ply]);
         let mut keys = std::mem::take(&mut self.keys[ply]);
         kids.clear();
         keys.clear();
+        // Moves placed first: the table's move, then the killers.
+        let mut front = 0usize;
+        let killers = if self.killers_on {
+            self.killers[ply]
+        } else {
+            [None, None]
+        };
         if eager {
             for (i, &mv) in moves.iter().enumerate() {
                 let mut state = pos.clone();
@@ -1158,14 +1412,35 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G,
             if self.cfg.move_ordering || self.cfg.branching_limit > 0 {
                 keys.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
             }
-            if let Some(tm) = tt_move {
-                if let Some(i) = keys.iter().position(|k| kids[k.1 as usize].mv == tm) {
+            if let Some(m) = tt_move {
+                if let Some(i) = keys.iter().position(|k| kids[k.1 as usize].mv == m) {
                     keys[..=i].rotate_right(1);
+                    front = 1;
                 }
             }
-        } else if let Some(tm) = tt_move {
-            if let Some(i) = moves.iter().position(|&m| m == tm) {
-                moves[..=i].rotate_right(1);
+            // Killers go after the table's move, or after the best move by pre-score when there
+            // is none: the evaluation's first choice is usually better than a killer (Reversi:
+            // 20 % fewer nodes to depth 8 than killers first; Khet and Ataxx gain as much).
+            front = front.max(1).min(keys.len());
+            for m in [killers[0], killers[1]].into_iter().flatten() {
+                if let Some(i) = keys[front..]
+                    .iter()
+                    .position(|k| kids[k.1 as usize].mv == m)
+                {
+                    keys[front..=front + i].rotate_right(1);
+                    front += 1;
+                }
+            }
+        } else {
+            if self.history_on && moves.len() > 1 {
+                let h = &self.history;
+                moves.sort_by_key(|m| std::cmp::Reverse(h[history_slot(m, side)]));
+            }
+            for m in [tt_move, killers[0], killers[1]].into_iter().flatten() {
+                if let Some(i) = moves[front..].iter().position(|&x| x == m) {
+                    moves[front..=front + i].rotate_right(1);
+                    front += 1;
+                }
             }
         }
         let count = moves.len();
@@ -1192,17 +1467,18 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G,
                 scratch = Some(c);
                 moves[i]
             };
-            if R::ACTIVE {
-                // The pre-score's breakdown is made from the position when the tree is built.
-                self.rec
-                    .open(Some(mv), None, LAZY, &self.stage, alpha, beta);
-            }
             let child = if eager {
                 &kids[keys[i].1 as usize].state
             } else {
                 scratch.as_ref().expect("made above")
             };
-            let v = self.node(child, depth - 1, ply + 1, alpha, beta, prob);
+            let v = if i == 0 || !(self.pvs || self.lmr) || !self.prune {
+                self.search_child(child, mv, depth - 1, ply, alpha, beta, prob, Note(0))
+            } else {
+                self.later_child(
+                    child, mv, maximizing, depth, ply, i, front, alpha, beta, prob,
+                )
+            };
             if self.aborted {
                 break;
             }
@@ -1223,6 +1499,17 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G,
                 }
                 if alpha >= beta {
                     cut_at = Some(i);
+                    if self.killers_on && Some(mv) != tt_move {
+                        let k = &mut self.killers[ply];
+                        if k[0] != Some(mv) {
+                            k[1] = k[0];
+                            k[0] = Some(mv);
+                        }
+                    }
+                    if self.history_on {
+                        let h = &mut self.history[history_slot(&mv, side)];
+                        *h = h.saturating_add(depth * depth);
+                    }
                     break;
                 }
             }
@@ -1277,12 +1564,131 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G,
             Bound::Exact
         };
         if let Some(tt) = &mut self.tt {
-            tt.store(key, depth, best, bound, best_mv);
+            tt.store(
+                key,
+                depth,
+                best,
+                bound,
+                self.unsettled == unsettled0,
+                best_mv,
+            );
         }
         if R::ACTIVE {
             self.rec
                 .close(kind, Some(best), bound, NO_STAGE, &self.stage, false);
         }
         best
+    }
+
+    /// Searches a child after the first (the `i`-th in order; `front` moves came from the table
+    /// and the killers) with principal variation search and late-move reductions: a reduced
+    /// search for a late move, a null-window search, and the full window only when those say the
+    /// move beats the best so far. Every search is its own node in the tree, noted as such.
+    #[inline]
+    fn later_child(
+        &mut self,
+        child: &G,
+        mv: G::Move,
+        maximizing: bool,
+        depth: u32,
+        ply: usize,
+        i: usize,
+        front: usize,
+        alpha: f64,
+        beta: f64,
+        prob: f64,
+    ) -> f64 {
+        // The null window at the bound the side to move must beat.
+        let (sa, sb) = if !self.pvs {
+            (alpha, beta)
+        } else if maximizing {
+            (alpha, alpha.next_up())
+        } else {
+            (beta.next_down(), beta)
+        };
+        let scout_flag = if self.pvs { Note::NULL_WINDOW } else { 0 };
+        // Whether a result beats the best so far (and is inside the window).
+        let beats = |v: f64| if maximizing { v > alpha } else { v < beta };
+        let inside = |v: f64| v > alpha && v < beta;
+        let mut again = 0u8;
+        let reduce = self.lmr && depth >= LMR_MIN_DEPTH && i >= LMR_FIRST && i >= front;
+        if reduce {
+            let r = if depth >= 6 && i >= 3 * LMR_FIRST {
+                2
+            } else {
+                1
+            };
+            let r = r.min(depth - 2);
+            self.reductions += 1;
+            let note = Note::new(scout_flag, r);
+            let v = self.search_child(child, mv, depth - 1 - r, ply, sa, sb, prob, note);
+            if self.aborted || !beats(v) {
+                return v;
+            }
+            self.researches += 1;
+            again = Note::RESEARCH;
+        }
+        if self.pvs {
+            let note = Note::new(Note::NULL_WINDOW | again, 0);
+            let v = self.search_child(child, mv, depth - 1, ply, sa, sb, prob, note);
+            if self.aborted || !(beats(v) && inside(v)) {
+                return v;
+            }
+            self.researches += 1;
+            again = Note::RESEARCH;
+        } else if again == 0 {
+            return self.search_child(child, mv, depth - 1, ply, alpha, beta, prob, Note(0));
+        }
+        let note = Note::new(again, 0);
+        self.search_child(child, mv, depth - 1, ply, alpha, beta, prob, note)
+    }
+
+    /// Null-move pruning: when the game allows passing here and the static evaluation is already
+    /// beyond the window, searches the position with the turn passed, `R` plies shallower, with a
+    /// null window at the bound; returns its value when it is beyond the bound too. The search
+    /// is not recorded (its nodes count as unrecorded below this node).
+    #[inline(never)]
+    fn null_move_cut(
+        &mut self,
+        pos: &G,
+        maximizing: bool,
+        depth: u32,
+        ply: usize,
+        alpha: f64,
+        beta: f64,
+        prob: f64,
+    ) -> Option<f64> {
+        let bound = if maximizing { beta } else { alpha };
+        if !bound.is_finite() {
+            return None;
+        }
+        let passed = pos.null_move()?;
+        let stand = self.eval.evaluate(pos, self.root_player, &mut NoTerms);
+        if (maximizing && stand < beta) || (!maximizing && stand > alpha) {
+            return None;
+        }
+        let r = if depth >= 7 { 3 } else { 2 };
+        let d = depth - 1 - r.min(depth - 1);
+        let (a, b) = if maximizing {
+            (beta.next_down(), beta)
+        } else {
+            (alpha, alpha.next_up())
+        };
+        if R::ACTIVE {
+            self.rec.pause();
+            self.rec.open(None, None, NO_STAGE, &self.stage, a, b);
+        }
+        let saved = self.null_ply;
+        self.null_ply = ply + 1;
+        let v = self.node(&passed, d, ply + 1, a, b, prob);
+        self.null_ply = saved;
+        if R::ACTIVE {
+            self.rec.resume();
+        }
+        if self.aborted {
+            return None;
+        }
+        let cut = if maximizing { v >= beta } else { v <= alpha };
+        cut.then_some(v)
     }
 }

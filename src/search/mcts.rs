@@ -179,6 +179,9 @@ pub(super) fn search<G: Game, E: Evaluator<G>>(
                         root_total: max_iterations.unwrap_or(0) as usize,
                         fraction,
                         elapsed_ms: now - start,
+                        // No promise: the loop may end at its next check and build the tree
+                        // silently (the page then relies on the worker's lock to see a death).
+                        steady: false,
                     });
                 }
             }
@@ -775,6 +778,8 @@ impl<G: Game, E: Evaluator<G>> Mcts<'_, G, E> {
             algorithm: "mcts".into(),
             evaluator: Some(self.eval.name().to_string()),
             perspective: root.player_name(self.root_player).to_string(),
+            // Means of playout scores, not the evaluator's values: no scale to read them with.
+            values: None,
             settings,
             stats: r.stats.clone(),
             chosen: r.best.map(|m| Chosen {

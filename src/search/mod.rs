@@ -13,7 +13,8 @@ mod mcts;
 mod tt;
 
 pub use config::{
-    Algorithm, Playout, Progress, RootMove, SearchConfig, SearchResult, MCTS_DEFAULT_ITERATIONS,
+    Algorithm, Playout, Progress, RootMove, SearchConfig, SearchResult, DEFAULT_EXACT_ENDGAME,
+    MCTS_DEFAULT_ITERATIONS,
 };
 pub use engine::{search, Hooks};
 pub use mcts::expected_score_text;

@@ -16,6 +16,9 @@ pub(crate) struct Entry<M: Copy> {
     pub depth: u8,
     pub generation: u8,
     pub bound: Bound,
+    /// Every line below ended in a finished game (no static evaluation, no null-move cut), so
+    /// no deeper search can change the value.
+    pub settled: bool,
     pub mv: Option<M>,
 }
 
@@ -73,7 +76,15 @@ impl<M: Copy + 'static> Table<M> {
     }
 
     #[inline]
-    pub fn store(&mut self, key: u64, depth: u32, value: f64, bound: Bound, mv: Option<M>) {
+    pub fn store(
+        &mut self,
+        key: u64,
+        depth: u32,
+        value: f64,
+        bound: Bound,
+        settled: bool,
+        mv: Option<M>,
+    ) {
         let generation = self.generation;
         let slot = &mut self.entries[(key & self.mask) as usize];
         // Keep a deeper result for the same position; otherwise always replace.
@@ -88,6 +99,7 @@ impl<M: Copy + 'static> Table<M> {
             depth: depth.min(255) as u8,
             generation,
             bound,
+            settled,
             mv,
         });
     }

@@ -2,7 +2,9 @@
 //! and the engine protocols use, whatever the game. It keeps the history and the redo list, makes
 //! the board view of each state, runs searches and returns their tree documents.
 
-pub mod threes_bench;
+mod exact;
+
+pub use exact::SOLVER_TIME_SHARE;
 
 use crate::core::{
     view_of, BoardView, Coord, Error, Evaluator, Outcome, PerftBudget, Rng, Turn, ValueText,
@@ -302,6 +304,24 @@ impl<G: Playable> AnySession for Match<G> {
                 });
             }
         }
+        let mut hooks = hooks;
+        // A small enough endgame is solved exactly; if the budget runs out first, the search
+        // plays with what is left of it.
+        let after_solver;
+        let cfg = if exact::wanted(&self.pos, cfg) {
+            match exact::solve(&self.pos, &eval, cfg, &mut hooks) {
+                Ok(report) => return Ok(report),
+                Err(tried) => {
+                    after_solver = SearchConfig {
+                        time_ms: cfg.time_ms.map(|t| (t as f64 - tried.ms).max(1.0) as u64),
+                        ..cfg.clone()
+                    };
+                    &after_solver
+                }
+            }
+        } else {
+            cfg
+        };
         let adjusted;
         let cfg = match self.pos.randomness_quotient(cfg.randomness_quotient) {
             q if q == cfg.randomness_quotient => cfg,
@@ -322,6 +342,7 @@ impl<G: Playable> AnySession for Match<G> {
                     text: expected_score_text(v),
                     amount: None,
                     decided: None,
+                    margin: None,
                 }
             } else {
                 eval.describe(v)

@@ -29,7 +29,7 @@
 //! `unrecorded`, every searched node that is no longer below it.
 
 use super::document::{Bound, NodeKind, Stats};
-use super::model::{Bd, Header, PruneReason, Tree, TreeNode, NONE};
+use super::model::{Bd, Header, Note, PruneReason, Tree, TreeNode, NONE};
 use super::stage::{Stage, EVAL_IS_PRESCORE, LAZY, NO_STAGE};
 use crate::core::{Evaluator, Game, PlayerId, TermSink};
 use std::any::Any;
@@ -91,6 +91,18 @@ pub trait Recorder<M: Copy> {
         alpha: f64,
         beta: f64,
     );
+
+    /// Notes how the search treats the current node (null window, re-search, reduction, null-move
+    /// cut: see [`Note`]), adding to what was noted before. A re-search also marks the child
+    /// closed last under the same parent (the search that failed high) as failed high.
+    fn note(&mut self, note: Note);
+
+    /// Stops recording until [`Recorder::resume`]: what is opened meanwhile is counted as
+    /// searched but not recorded (`unrecorded`) in the current node (a null-move search).
+    fn pause(&mut self);
+
+    /// Records again after [`Recorder::pause`].
+    fn resume(&mut self);
 }
 
 /// Records nothing, at no cost.
@@ -111,6 +123,12 @@ impl<M: Copy> Recorder<M> for NoRecorder {
     fn close(&mut self, _: NodeKind, _: Option<f64>, _: Bound, _: u32, _: &Stage, _: bool) {}
     #[inline(always)]
     fn pruned<I: Iterator<Item = M>>(&mut self, _: I, _: PruneReason, _: f64, _: f64, _: f64) {}
+    #[inline(always)]
+    fn note(&mut self, _: Note) {}
+    #[inline(always)]
+    fn pause(&mut self) {}
+    #[inline(always)]
+    fn resume(&mut self) {}
 }
 
 // `Rec::bits`: kind in bits 0..3, bound in 3..5 (0 none, 1 exact, 2 lower, 3 upper), then flags.
@@ -172,6 +190,8 @@ pub struct Rec<M> {
     /// The node's place in the search order.
     order: u32,
     bits: u16,
+    /// How the search treated the node ([`Note`]).
+    note: u8,
     mv: Option<M>,
 }
 
@@ -238,6 +258,9 @@ pub struct Arena<M> {
     soft_nodes: usize,
     soft_bytes: usize,
     reductions: u32,
+    /// Recording is paused ([`Recorder::pause`]); `ghosts` nodes are open meanwhile.
+    paused: bool,
+    ghosts: u32,
     scratch_raws: Vec<f32>,
     scratch_moves: Vec<M>,
     scratch_map: Vec<u32>,
@@ -319,6 +342,8 @@ impl<M: Copy + Eq> Arena<M> {
             soft_nodes: node_cap,
             soft_bytes: byte_cap,
             reductions: 0,
+            paused: false,
+            ghosts: 0,
             scratch_raws: Vec::new(),
             scratch_moves: Vec::new(),
             scratch_map: Vec::new(),
@@ -438,7 +463,7 @@ impl<M: Copy + Eq> Arena<M> {
         let mut likeliest = (NONE, f64::NEG_INFINITY);
         while c != NONE {
             let x = &self.recs[c as usize];
-            if !x.is_pruned() && !x.is_shared() {
+            if !x.is_pruned() && !x.is_shared() && x.note & Note::FAILED_HIGH == 0 {
                 if first == NONE {
                     first = c;
                 }
@@ -885,7 +910,13 @@ impl<M: Copy + Eq> Arena<M> {
                     let p = r.parent as usize;
                     let dd = d as usize;
                     // Only the first child playing the PV's move.
-                    if on_pv[p] && dd <= pv.len() && pv[dd - 1] == m && !pv_taken[dd - 1] {
+                    // A search that failed high was searched again: the PV follows the re-search.
+                    if on_pv[p]
+                        && dd <= pv.len()
+                        && pv[dd - 1] == m
+                        && !pv_taken[dd - 1]
+                        && r.note & Note::FAILED_HIGH == 0
+                    {
                         on_pv[j] = true;
                         pv_taken[dd - 1] = true;
                     }
@@ -903,6 +934,7 @@ impl<M: Copy + Eq> Arena<M> {
                 _ => None,
             };
             x.tt = r.bits & TT != 0;
+            x.note = Note(r.note);
             if r.is_shared() {
                 x.same_as = (r.eval != NONE).then_some(r.eval);
             } else {
@@ -1014,6 +1046,10 @@ impl<M: Copy + Eq> Recorder<M> for Arena<M> {
         alpha: f64,
         beta: f64,
     ) {
+        if self.paused {
+            self.ghost();
+            return;
+        }
         if self.recs.len() >= self.soft_nodes || self.bytes() >= self.soft_bytes {
             self.reduce(stage);
         }
@@ -1054,6 +1090,7 @@ impl<M: Copy + Eq> Recorder<M> for Arena<M> {
             count: 0,
             order: self.opened.min(u32::MAX as u64) as u32,
             bits,
+            note: 0,
             mv,
         });
         self.opened += 1;
@@ -1076,6 +1113,10 @@ impl<M: Copy + Eq> Recorder<M> for Arena<M> {
         stage: &Stage,
         tt: bool,
     ) {
+        if self.ghosts > 0 {
+            self.ghosts -= 1;
+            return;
+        }
         let Some(o) = self.stack.pop() else {
             debug_assert!(false, "close without open");
             return;
@@ -1110,6 +1151,9 @@ impl<M: Copy + Eq> Recorder<M> for Arena<M> {
     }
 
     fn shared(&mut self, mv: M, prob: f64, value: f64, stage: &Stage) {
+        if self.paused {
+            return;
+        }
         if self.stack.is_empty() {
             return;
         }
@@ -1143,6 +1187,9 @@ impl<M: Copy + Eq> Recorder<M> for Arena<M> {
         alpha: f64,
         beta: f64,
     ) {
+        if self.paused {
+            return;
+        }
         let Some(top) = self.stack.last_mut() else {
             return;
         };
@@ -1179,9 +1226,53 @@ impl<M: Copy + Eq> Recorder<M> for Arena<M> {
             count: count as u32,
             order: self.opened.min(u32::MAX as u64) as u32,
             bits,
+            note: 0,
             mv: None,
         });
         // The cut-off is a step of the search too: after the sibling that caused it.
         self.opened += 1;
+    }
+
+    fn note(&mut self, note: Note) {
+        if self.paused {
+            return;
+        }
+        let Some(o) = self.stack.last() else {
+            return;
+        };
+        let i = o.idx as usize;
+        self.recs[i].note |= note.0;
+        if note.has(Note::RESEARCH) {
+            let before = self
+                .stack
+                .len()
+                .checked_sub(2)
+                .map(|p| self.stack[p].searched);
+            if let Some(b) = before.filter(|&b| b != NONE && (b as usize) < i) {
+                self.recs[b as usize].note |= Note::FAILED_HIGH;
+            }
+        }
+    }
+
+    fn pause(&mut self) {
+        self.paused = true;
+    }
+
+    fn resume(&mut self) {
+        self.paused = false;
+        self.ghosts = 0;
+    }
+}
+
+impl<M: Copy + Eq> Arena<M> {
+    /// Counts a node opened while recording is paused as unrecorded in the current node.
+    #[cold]
+    fn ghost(&mut self) {
+        self.ghosts += 1;
+        self.opened += 1;
+        if let Some(top) = self.stack.last() {
+            let r = &mut self.recs[top.idx as usize];
+            r.count = r.count.saturating_add(1);
+        }
     }
 }

@@ -10,6 +10,7 @@
 
 use super::document::{Bound, Chosen, NodeKind, Stats};
 use super::model::{PruneReason, Tree, NONE};
+use crate::core::ValueScale;
 use serde::Serialize;
 
 /// The first four bytes: `PSTB`, little-endian.
@@ -17,7 +18,7 @@ pub const BINARY_MAGIC: u32 = u32::from_le_bytes(*b"PSTB");
 /// The version of the binary layout.
 pub const BINARY_VERSION: u32 = 1;
 /// How many sections the layout has (see [`Tree::to_binary`]).
-pub const BINARY_SECTIONS: usize = 30;
+pub const BINARY_SECTIONS: usize = 31;
 
 /// The document header, as JSON in section 0.
 #[derive(Serialize)]
@@ -32,6 +33,8 @@ struct Meta<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     evaluator: Option<&'a str>,
     perspective: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    values: Option<&'a ValueScale>,
     settings: &'a serde_json::Map<String, serde_json::Value>,
     stats: &'a Stats,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -128,6 +131,7 @@ impl Tree {
         let mut mv = Vec::with_capacity(n);
         let mut kind = Vec::with_capacity(n);
         let mut flags = Vec::with_capacity(n);
+        let mut note = Vec::with_capacity(n);
         let mut value = Vec::with_capacity(n);
         let mut alpha = Vec::with_capacity(n);
         let mut beta = Vec::with_capacity(n);
@@ -166,6 +170,7 @@ impl Tree {
                 Some(PruneReason::BranchingLimit) => 2 << 5,
             };
             flags.push(f);
+            note.push(x.note.0);
             value.push(opt(x.value));
             alpha.push(opt(x.alpha));
             beta.push(opt(x.beta));
@@ -207,6 +212,7 @@ impl Tree {
             mv.push(NONE);
             kind.push(kind_code(NodeKind::Truncated));
             flags.push(0);
+            note.push(0);
             for v in [
                 &mut value,
                 &mut alpha,
@@ -235,6 +241,7 @@ impl Tree {
             algorithm: &h.algorithm,
             evaluator: h.evaluator.as_deref(),
             perspective: &h.perspective,
+            values: h.values.as_ref(),
             settings: &h.settings,
             stats: &h.stats,
             chosen: h.chosen.as_ref(),
@@ -282,9 +289,10 @@ impl Tree {
         w.u32s(&layout_start); // 24
         w.u32s(&layout_names); // 25
         w.f64s(&layout_weights); // 26
-        w.f64s(&visits); // 27
-        w.f64s(&prior); // 28
-        w.f64s(&uct); // 29
+        w.bytes(&note); // 27
+        w.f64s(&visits); // 28
+        w.f64s(&prior); // 29
+        w.f64s(&uct); // 30
         debug_assert_eq!(w.table.len(), BINARY_SECTIONS);
         let mut head = vec![
             BINARY_MAGIC,
@@ -327,8 +335,8 @@ mod tests {
         assert_eq!(word(&b, 2), 3);
         assert_eq!(word(&b, 3) as usize, BINARY_SECTIONS);
         let sizes = [
-            1, 4, 4, 1, 1, 8, 8, 8, 8, 8, 8, 4, 4, 4, 4, 4, 4, 8, 4, 4, 4, 1, 4, 1, 4, 4, 8, 8, 8,
-            8,
+            1, 4, 4, 1, 1, 8, 8, 8, 8, 8, 8, 4, 4, 4, 4, 4, 4, 8, 4, 4, 4, 1, 4, 1, 4, 4, 8, 1, 8,
+            8, 8,
         ];
         for (s, &size) in sizes.iter().enumerate() {
             let off = word(&b, 4 + 2 * s) as usize;

@@ -2,7 +2,8 @@
 //! flat array in pre-order with short keys, breakdowns as arrays. See `docs/tree-format.md`.
 
 use super::document::{Bound, Chosen, NodeKind, Stats, TreeDocument, FORMAT_NAME};
-use super::model::{Bd, Header, PruneReason, Tree, TreeLayout, TreeNode, NONE};
+use super::model::{Bd, Header, Note, PruneReason, Tree, TreeLayout, TreeNode, NONE};
+use crate::core::ValueScale;
 use serde::Deserialize;
 use std::fmt::Write;
 
@@ -154,6 +155,10 @@ impl Tree {
         }
         key(&mut out, "perspective");
         string(&mut out, &h.perspective);
+        if let Some(v) = &h.values {
+            key(&mut out, "values");
+            out.push_str(&serde_json::to_string(v).unwrap_or_else(|_| "null".into()));
+        }
         key(&mut out, "settings");
         out.push_str(&serde_json::to_string(&h.settings).unwrap_or_else(|_| "{}".into()));
         key(&mut out, "stats");
@@ -282,6 +287,21 @@ impl Tree {
             if n.tt {
                 out.push_str(",\"tt\":1");
             }
+            if !n.note.is_empty() {
+                for (flag, k) in [
+                    (Note::NULL_WINDOW, "nw"),
+                    (Note::FAILED_HIGH, "fh"),
+                    (Note::RESEARCH, "rs"),
+                    (Note::NULL_MOVE, "nm"),
+                ] {
+                    if n.note.has(flag) {
+                        let _ = write!(out, ",\"{k}\":1");
+                    }
+                }
+                if n.note.reduced() > 0 {
+                    let _ = write!(out, ",\"rd\":{}", n.note.reduced());
+                }
+            }
             if let Some(s) = n.same_as {
                 let _ = write!(out, ",\"s\":{s}");
             }
@@ -406,6 +426,11 @@ struct V2Node {
     et: Option<f64>,
     pv: Option<u8>,
     tt: Option<u8>,
+    nw: Option<u8>,
+    fh: Option<u8>,
+    rs: Option<u8>,
+    nm: Option<u8>,
+    rd: Option<u32>,
     u: Option<u64>,
     o: Option<u64>,
     n: Option<u64>,
@@ -432,6 +457,8 @@ struct V2 {
     algorithm: String,
     evaluator: Option<String>,
     perspective: String,
+    #[serde(default)]
+    values: Option<ValueScale>,
     #[serde(default)]
     settings: serde_json::Map<String, serde_json::Value>,
     stats: Stats,
@@ -461,6 +488,7 @@ impl V2 {
                 algorithm: self.algorithm,
                 evaluator: self.evaluator,
                 perspective: self.perspective,
+                values: self.values,
                 settings: self.settings,
                 stats: self.stats,
                 chosen: self.chosen,
@@ -523,6 +551,14 @@ impl V2 {
             x.prob = n.q;
             x.best = n.pv.unwrap_or(0) != 0;
             x.tt = n.tt.unwrap_or(0) != 0;
+            let on = |f: Option<u8>, bit: u8| if f.unwrap_or(0) != 0 { bit } else { 0 };
+            x.note = Note::new(
+                on(n.nw, Note::NULL_WINDOW)
+                    | on(n.fh, Note::FAILED_HIGH)
+                    | on(n.rs, Note::RESEARCH)
+                    | on(n.nm, Note::NULL_MOVE),
+                n.rd.unwrap_or(0),
+            );
             x.unrecorded = n.u.unwrap_or(0);
             x.visits = n.visits;
             x.prior = n.prior;

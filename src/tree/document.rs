@@ -1,6 +1,6 @@
 //! The tree document: serde types for the `plyscope-tree` JSON format, version 1.
 
-use crate::core::Breakdown;
+use crate::core::{Breakdown, ValueScale};
 use serde::{Deserialize, Serialize};
 
 /// The value of the document's `format` field.
@@ -29,6 +29,11 @@ pub struct TreeDocument {
     pub evaluator: Option<String>,
     /// The player whose view every value takes (the maximising player).
     pub perspective: String,
+    /// How the values read: their unit and how a decided game's value encodes its end. Absent in
+    /// documents from other engines (and older ones): values are then plain numbers, and
+    /// `±(1000000 - plies)` a decided game.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub values: Option<ValueScale>,
     /// The search settings, as given.
     #[serde(default)]
     pub settings: serde_json::Map<String, serde_json::Value>,
@@ -56,6 +61,19 @@ pub struct Stats {
     pub pruned_nodes: u64,
     /// Transposition-table hits that answered a node without searching it.
     pub tt_hits: u64,
+    /// Searches made again with a wider window or full depth after a null-window or reduced
+    /// search failed high (principal variation search, late-move reductions).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub researches: u64,
+    /// Moves searched shallower by late-move reductions.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub reductions: u64,
+    /// Nodes cut by a null move.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub null_cuts: u64,
+    /// Root searches repeated because the aspiration window failed.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub aspiration_fails: u64,
     /// The depth of the last completed iteration.
     pub depth_reached: u32,
     /// Whether the recorded tree hit its node cap.
@@ -67,6 +85,10 @@ pub struct Stats {
     /// The recorder's memory at the end of the search, in bytes (records, breakdowns, cut moves).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tree_bytes: Option<u64>,
+    /// When the game's exact endgame solver decided the move: the positions it visited. Every
+    /// value is then a finished game's (exact, or an upper bound), not an evaluation.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub solver_nodes: Option<u64>,
 }
 
 /// The move chosen at the root.
@@ -172,6 +194,24 @@ pub struct Node {
     /// Answered from the transposition table without searching below.
     #[serde(default, skip_serializing_if = "is_false")]
     pub tt: bool,
+    /// Searched with a null window (a zero-width window around alpha or beta: it only asks
+    /// whether the move beats the best so far).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub null_window: bool,
+    /// Its search's result was not enough (a null-window or reduced search failed high): the same
+    /// move was searched again, as the next sibling.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub failed_high: bool,
+    /// A second search of the same move (the sibling before it failed high).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub research: bool,
+    /// Searched this many plies shallower than its siblings (a late-move reduction).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reduced: Option<u32>,
+    /// Cut by a null move: with the turn passed, a shallower search already scored beyond the
+    /// window, so none of its moves was searched.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub null_move: bool,
     /// For `pruned` and `truncated` nodes: how many nodes this one stands for.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub count: Option<u64>,
@@ -211,6 +251,10 @@ fn is_false(b: &bool) -> bool {
     !*b
 }
 
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
 impl Node {
     /// A node with the given id and kind and nothing else.
     pub fn new(id: u64, kind: NodeKind) -> Self {
@@ -227,6 +271,11 @@ impl Node {
             prob: None,
             best: false,
             tt: false,
+            null_window: false,
+            failed_high: false,
+            research: false,
+            reduced: None,
+            null_move: false,
             count: None,
             moves: None,
             cutoff: None,

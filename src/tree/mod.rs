@@ -19,5 +19,5 @@ pub use compact::{CompactError, FORMAT_VERSION_COMPACT};
 pub use document::{
     Bound, Chosen, Cutoff, Node, NodeKind, Stats, TreeDocument, FORMAT_NAME, FORMAT_VERSION,
 };
-pub use model::{Bd, Header, PruneReason, Tree, TreeLayout, TreeNode, NONE};
+pub use model::{Bd, Header, Note, PruneReason, Tree, TreeLayout, TreeNode, NONE};
 pub use stage::{Layout, Stage, EVAL_IS_PRESCORE, LAZY, NO_STAGE};

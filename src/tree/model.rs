@@ -11,7 +11,7 @@
 use super::document::{
     Bound, Chosen, Cutoff, Node, NodeKind, Stats, TreeDocument, FORMAT_NAME, FORMAT_VERSION,
 };
-use crate::core::{Breakdown, Term};
+use crate::core::{Breakdown, Term, ValueScale};
 use std::collections::HashMap;
 
 /// "None" for node and string indices.
@@ -32,6 +32,8 @@ pub struct Header {
     pub evaluator: Option<String>,
     /// The player whose view every value takes.
     pub perspective: String,
+    /// How the values read (unit, decided games), when the engine says.
+    pub values: Option<ValueScale>,
     /// The search settings.
     pub settings: serde_json::Map<String, serde_json::Value>,
     /// Whole-run statistics.
@@ -79,6 +81,42 @@ impl PruneReason {
     }
 }
 
+/// How the search treated a node (principal variation search, late-move reductions, null-move
+/// pruning), packed in one byte: bit 0 null window, bit 1 failed high (searched again as the next
+/// sibling), bit 2 a re-search, bit 3 cut by a null move, bits 4-7 the plies of a reduction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Note(pub u8);
+
+impl Note {
+    /// Searched with a null window.
+    pub const NULL_WINDOW: u8 = 1;
+    /// Failed high: the same move was searched again (the next sibling).
+    pub const FAILED_HIGH: u8 = 2;
+    /// A re-search of the move the sibling before it searched.
+    pub const RESEARCH: u8 = 4;
+    /// Cut by a null move.
+    pub const NULL_MOVE: u8 = 8;
+    /// Where the reduction's plies start.
+    pub const REDUCED_SHIFT: u8 = 4;
+
+    /// A note with a reduction of `plies` (at most 15) and the given flags.
+    pub fn new(flags: u8, plies: u32) -> Self {
+        Note((flags & 15) | ((plies.min(15) as u8) << Self::REDUCED_SHIFT))
+    }
+    /// Whether nothing is noted.
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+    /// Whether flag `f` is set.
+    pub fn has(self, f: u8) -> bool {
+        self.0 & f != 0
+    }
+    /// The plies of a reduction (0: none).
+    pub fn reduced(self) -> u32 {
+        (self.0 >> Self::REDUCED_SHIFT) as u32
+    }
+}
+
 /// One node of a [`Tree`].
 #[derive(Debug, Clone, PartialEq)]
 pub struct TreeNode {
@@ -92,6 +130,8 @@ pub struct TreeNode {
     pub best: bool,
     /// Answered from the transposition table.
     pub tt: bool,
+    /// How the search treated it (null window, re-search, reduction, null-move cut).
+    pub note: Note,
     /// The move leading here, as an index into [`Tree::moves`] ([`NONE`] at the root and for
     /// `pruned` nodes).
     pub mv: u32,
@@ -140,6 +180,7 @@ impl TreeNode {
             bound: None,
             best: false,
             tt: false,
+            note: Note(0),
             mv: NONE,
             value: None,
             alpha: None,
@@ -293,6 +334,7 @@ impl Tree {
             algorithm: h.algorithm.clone(),
             evaluator: h.evaluator.clone(),
             perspective: h.perspective.clone(),
+            values: h.values.clone(),
             settings: h.settings.clone(),
             stats: h.stats.clone(),
             chosen: h.chosen.clone(),
@@ -307,6 +349,11 @@ impl Tree {
         node.bound = t.bound;
         node.best = t.best;
         node.tt = t.tt;
+        node.null_window = t.note.has(Note::NULL_WINDOW);
+        node.failed_high = t.note.has(Note::FAILED_HIGH);
+        node.research = t.note.has(Note::RESEARCH);
+        node.null_move = t.note.has(Note::NULL_MOVE);
+        node.reduced = (t.note.reduced() > 0).then(|| t.note.reduced());
         node.prob = t.prob;
         node.order = t.order;
         node.same_as = t.same_as.map(|s| s as u64);
@@ -364,6 +411,7 @@ impl Tree {
                 algorithm: doc.algorithm.clone(),
                 evaluator: doc.evaluator.clone(),
                 perspective: doc.perspective.clone(),
+                values: doc.values.clone(),
                 settings: doc.settings.clone(),
                 stats: doc.stats.clone(),
                 chosen: doc.chosen.clone(),
@@ -390,6 +438,13 @@ impl Tree {
             x.bound = n.bound;
             x.best = n.best;
             x.tt = n.tt;
+            x.note = Note::new(
+                (n.null_window as u8) * Note::NULL_WINDOW
+                    | (n.failed_high as u8) * Note::FAILED_HIGH
+                    | (n.research as u8) * Note::RESEARCH
+                    | (n.null_move as u8) * Note::NULL_MOVE,
+                n.reduced.unwrap_or(0),
+            );
             x.prob = n.prob;
             x.order = n.order;
             x.visits = n.visits;

@@ -114,7 +114,10 @@ pub fn random_positions<G: Game>(start: &G, count: usize, max_plies: usize, seed
 }
 
 /// On each position: minimax and alpha-beta (with and without move ordering) return the same root
-/// value at `depth`, and alpha-beta visits no more nodes than minimax (fewer in total).
+/// value at `depth`, and alpha-beta visits no more nodes than minimax (fewer in total). The modern
+/// alpha-beta without the techniques that change values (principal variation search, aspiration
+/// windows in iterative deepening, killers and history; no reductions, null moves, quiescence or
+/// table) returns that value too, each technique alone and all together.
 pub fn search_agreement<G: Playable>(positions: &[G], depth: u32, evaluator: &str) {
     let eval = G::evaluator(evaluator).unwrap();
     let (mut mm_nodes, mut ab_nodes) = (0, 0);
@@ -124,7 +127,7 @@ pub fn search_agreement<G: Playable>(positions: &[G], depth: u32, evaluator: &st
             evaluator: evaluator.into(),
             seed: Some(1),
             random_ties: false,
-            ..Default::default()
+            ..SearchConfig::plain()
         };
         let mm = search(
             pos,
@@ -163,6 +166,42 @@ pub fn search_agreement<G: Playable>(positions: &[G], depth: u32, evaluator: &st
             if !ordering {
                 ab_nodes += ab.stats.nodes;
             }
+        }
+        let exact = SearchConfig {
+            iterative_deepening: true,
+            ..base.clone()
+        };
+        let variants = [
+            SearchConfig {
+                pvs: true,
+                ..exact.clone()
+            },
+            SearchConfig {
+                aspiration: true,
+                ..exact.clone()
+            },
+            SearchConfig {
+                killers: true,
+                history: true,
+                ..exact.clone()
+            },
+            SearchConfig {
+                pvs: true,
+                aspiration: true,
+                killers: true,
+                history: true,
+                ..exact.clone()
+            },
+        ];
+        for (k, cfg) in variants.iter().enumerate() {
+            let modern = search(pos, &eval, cfg, Hooks::default()).unwrap();
+            assert!(
+                (mm.value - modern.value).abs() < 1e-6,
+                "minimax {} and modern alpha-beta {} (variant {k}) disagree at {}",
+                mm.value,
+                modern.value,
+                pos.position_text()
+            );
         }
         mm_nodes += mm.stats.nodes;
     }

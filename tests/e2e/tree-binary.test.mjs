@@ -47,7 +47,8 @@ function treeFacts(page) {
       pv.push(next.label);
       n = next;
     }
-    const moves = m.root.children.filter((c) => c.kind !== 'pruned' && c.kind !== 'truncated');
+    // A search replaced by a re-search of the same move (note bit 1, failed high) is not a root move of its own.
+    const moves = m.root.children.filter((c) => c.kind !== 'pruned' && c.kind !== 'truncated' && !(c.note & 2));
     return {
       count: m.count,
       walked,

@@ -5,7 +5,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from './harness.mjs';
 import { importText, importValue, detectFormat, parseJson, findJsonError, lineColumn, toDocument, toWire, fromWire, JsonSyntaxError } from '../../www/tree/import.js';
-import { scoreText, compactNumber, boundedScore, windowText, percent, percentShort } from '../../www/tree/format.js';
+import { scoreText, valueText, differenceText, valueScale, useScale, scaleInUse, isMate, compactNumber, boundedScore, windowText, percent, percentShort } from '../../www/tree/format.js';
 
 const EXAMPLES = join(ROOT, 'www', 'examples');
 const load = (name) => readFileSync(join(EXAMPLES, name), 'utf8');
@@ -305,6 +305,47 @@ test('scores are compact, and decided games read as wins and losses in plies', (
   assert.equal(percentShort(1 / 6), '17%');
   assert.equal(percentShort(0.0123), '1.2%');
   assert.equal(percentShort(0.0004), '<0.1%');
+});
+
+test('a document that says how its values read is read in its units, without knowing the game', () => {
+  const reversi = { unit: 'points', one: 'point', per_unit: 1, decimals: 0, decided: 501000, margin: { per: 100, plies_from: 99, unit: 'discs', one: 'disc' } };
+  const won38 = 501000 + 100 * 38 + (99 - 7);
+  const s = valueScale(reversi);
+  // A finished Reversi game is its disc margin, never "win in 499,xxx" plies.
+  assert.equal(scoreText(won38, s), 'win +38');
+  assert.equal(valueText(won38, s), 'win by 38 discs');
+  assert.equal(valueText(-(501000 + 100 + 98), s), 'loss by 1 disc');
+  assert.equal(scoreText(-(501000 + 100 * 12 + 99), s), 'loss −12');
+  assert.equal(valueText(203.35, s), '+203 points');
+  assert.equal(valueText(0.2, s), 'even');
+  assert.ok(isMate(won38, s) && !isMate(203, s));
+  // Ataxx counts 100 a piece, and decided games in plies.
+  const ataxx = valueScale({ unit: 'pieces', one: 'piece', per_unit: 100, decimals: 1, decided: 500000, win: 1000000 });
+  assert.equal(scoreText(130, ataxx), '+1.3');
+  assert.equal(valueText(-100, ataxx), '-1 piece');
+  assert.equal(valueText(999995, ataxx), 'win in 5 plies');
+  assert.equal(differenceText(250, ataxx), '2.5 pieces');
+  // Threes: a single player's loss counts the plies survived.
+  const threes = valueScale({ unit: 'points', one: 'point', per_unit: 1, decimals: 0, lost: { at: -400000, per_ply: 1000, max_plies: 64 } });
+  assert.equal(scoreText(16739, threes), '+16.7k');
+  assert.equal(scoreText(-395000, threes), 'lost in 5');
+  assert.equal(valueText(-395000, threes), 'lost within 5 plies');
+  // Absent or malformed: values read as they always did.
+  for (const bad of [undefined, null, 3, [], { unit: 'x' }, { unit: 'x', per_unit: -1 }, { unit: 7, per_unit: 1 }]) {
+    const l = valueScale(bad);
+    assert.equal(scoreText(999995, l), 'win in 5');
+    assert.equal(scoreText(130, l), '+130');
+  }
+  // The scale in use follows the document shown, and a document with no scale resets it.
+  useScale(reversi);
+  assert.equal(scoreText(won38), 'win +38');
+  const m = importValue(nativeDoc({ id: 0, kind: 'max', value: won38 }, { values: reversi })).model;
+  assert.deepEqual(m.values.margin, reversi.margin);
+  assert.deepEqual(toDocument(m).values.margin, reversi.margin, 'saving keeps the scale');
+  assert.equal(importValue(nativeDoc({ id: 0, kind: 'max', value: 1 })).model.values, null);
+  useScale(null);
+  assert.equal(scaleInUse().unit, null);
+  assert.equal(scoreText(999995), 'win in 5');
 });
 
 test('the wire form keeps text outside ASCII, string ids and nodes without breakdowns', () => {

@@ -81,11 +81,14 @@ export function startsFrom(m, c) {
   return same(m.from, c) || (m.sources || []).some((s) => same(s, c));
 }
 
-let candidates = []; // [{move, text, best}] marked on the board (a hint's or a running search's)
+let candidates = []; // [{x, y, text, best}] marked on the board (a search's or a hint's)
+let marksShown = true;
+const marksNote = document.getElementById('marks-note');
 
-/** A value text in a few characters for a board label: "+1.3", "−2", "win 5", "loss 4". */
+/** A value text in a few characters for a board label: "+1.3", "−2", "win 5", "loss 4", "win +38". */
 function shortValue(vt) {
   if (!vt) return '';
+  if (vt.margin != null) return vt.margin === 0 ? 'draw' : vt.margin > 0 ? `win +${vt.margin}` : `loss \u2212${-vt.margin}`;
   if (vt.decided != null) return vt.decided >= 0 ? `win ${vt.decided}` : `loss ${-vt.decided}`;
   if (vt.amount == null) return '';
   const a = Math.round(vt.amount * 10) / 10;
@@ -94,11 +97,43 @@ function shortValue(vt) {
 
 /**
  * Marks candidate moves on the board: `moves` [{move, value_text | text, best}] (value_text from
- * the engine); an empty list clears them.
+ * the engine), each on the cell the board view's move ends on, taken from the view shown now (an
+ * AI's moves stay where it would have played after its move is made); `note` says whose moves and
+ * values they are. An empty list clears them.
  */
-export function setCandidates(moves) {
-  candidates = moves.map((m) => ({ move: m.move, text: m.text || shortValue(m.value_text) || m.move, best: !!m.best }));
+export function setCandidates(moves, note = '') {
+  candidates = [];
+  for (const m of moves) {
+    const t = targetOf(m.move);
+    if (t) candidates.push({ x: t.x, y: t.y, move: m.move, text: m.text || shortValue(m.value_text) || m.move, best: !!m.best });
+  }
+  if (marksNote) {
+    marksNote.textContent = candidates.length && note ? note : '';
+    marksNote.hidden = !(candidates.length && note);
+  }
   updateBoardDecor();
+}
+
+/** Puts back marks made by setCandidates (candidateMarks()) with their note, whatever the view. */
+export function restoreCandidates(marks, note = '') {
+  candidates = marks.map((c) => ({ ...c }));
+  if (marksNote) {
+    marksNote.textContent = candidates.length ? note : '';
+    marksNote.hidden = !(candidates.length && note);
+  }
+  updateBoardDecor();
+}
+
+/** Shows (true) or hides the candidate marks. */
+export function showMarks(on) {
+  marksShown = !!on;
+  if (marksNote) marksNote.classList.toggle('off', !marksShown);
+  updateBoardDecor();
+}
+
+/** The candidate marks as set: [{x, y, move, text, best}]. */
+export function candidateMarks() {
+  return candidates.map((c) => ({ ...c }));
 }
 
 /** Legal moves that end on a cell: [{move, x, y, kind, from, sources, hand}], in reading order. */
@@ -160,11 +195,7 @@ export function updateBoardDecor() {
   for (const c of hints) byCell.set(`${c.x},${c.y}`, [...(byCell.get(`${c.x},${c.y}`) || []), c]);
   const kindOf = (list) => (list.some((c) => c.kind === 'clone') ? 'clone' : list.some((c) => c.kind === 'jump') ? 'jump' : null);
   hints = [...byCell.values()].map((list) => ({ x: list[0].x, y: list[0].y, move: list[0].move, kind: kindOf(list) }));
-  const marks = [];
-  for (const c of candidates) {
-    const t = targetOf(c.move);
-    if (t) marks.push({ x: t.x, y: t.y, text: c.text, best: c.best });
-  }
+  const marks = marksShown ? candidates.map((c) => ({ x: c.x, y: c.y, text: c.text, best: c.best })) : [];
   board.setDecor({
     candidates: marks,
     hints,

@@ -17,7 +17,7 @@
 //   new-game()                a game was opened
 //   line-kept()               a new line replaced moves taken back; the old line can come back
 import { EngineClient, Cancelled } from '../engine-client.js';
-import { settings, aiPauseMs, saveSettings, searchOptions, useGameSettings, keepPrevious, DEFAULT_DEPTH, DEFAULT_TIME_MS } from './settings.js';
+import { settings, aiPauseMs, saveSettings, searchOptions, useGameSettings, keepPrevious, aiDefaults } from './settings.js';
 
 const listeners = new Map();
 
@@ -303,7 +303,7 @@ export function keepCurrentGame() {
 
 /** Makes the settings those of game `id`'s catalogue entry (variants share their game's). */
 function useSettingsOf(id) {
-  useGameSettings(gameEntry(id)?.id ?? String(id));
+  useGameSettings(gameEntry(id)?.id ?? String(id), gameEntry(id));
 }
 
 /**
@@ -562,7 +562,7 @@ export async function suggest() {
   // with chance search far more nodes a ply: their hint looks two moves ahead by default.
   const entry = gameEntry(state.game);
   const sides = settings.sides.slice(0, state.players.length);
-  const strongest = sides.find((x) => x.level === 'alphabeta') || { level: 'alphabeta', depth: entry?.chance ? 2 : DEFAULT_DEPTH, time: DEFAULT_TIME_MS, q: 0 };
+  const strongest = sides.find((x) => x.level === 'alphabeta') || { ...aiDefaults(entry), ...(entry?.chance ? { depth: 2 } : {}) };
   const opts = { ...searchOptions({ ...strongest, level: 'alphabeta', q: 0 }, entry) };
   try {
     const limit = { limit_ms: opts.time_ms || 0, algorithm: opts.algorithm };

@@ -22,7 +22,8 @@ export function showHint(r, opts) {
   list.replaceChildren();
   const moves = [...(r.root_moves || [])].sort((a, b) => b.value - a.value);
   // The three best moves are marked on the board with their values.
-  setCandidates(moves.slice(0, 3).map((m) => ({ ...m, best: m.move === r.move })));
+  const who = playerName(r.viewer || state.to_move);
+  setCandidates(moves.slice(0, 3).map((m) => ({ ...m, best: m.move === r.move })), `Marked: the hint's best moves for ${who}, values for ${who}.`);
   for (const m of moves) {
     const li = document.createElement('li');
     if (m.move === r.move) li.className = 'best';

@@ -1,7 +1,7 @@
 // The players panel: for each side, human or an AI level, and the AI's knobs (depth, time, the
 // randomness quotient); the names and colours the page gives the players.
 import { titleCase } from '../games.js';
-import { LEVELS, settings } from './settings.js';
+import { LEVELS, TECHNIQUES, settings } from './settings.js';
 import { state, thinking, gameEntry, sideIndex, isAi, save, stopThinking, redraw, advance } from './flow.js';
 import { view } from './board.js';
 import { say } from './status.js';
@@ -87,6 +87,45 @@ export function renderPlayers() {
     knob('time', 'Time limit (s)', 0, 600, mcts ? 'Seconds MCTS may think per move; 0: no limit (10,000 playouts)' : 'Seconds the AI may think per move; 0: no limit (the depth alone decides)', deep || mcts, 1000, 0.5);
     knob('q', 'Randomness Q', 0, 99, 'The k-th best move is chosen with probability (Q-1)/Q^k; 0 means always the best', true);
     fs.append(knobs);
+    // Alpha-beta's techniques, each with a switch (games with chance run expectimax: none apply).
+    if (side.level === 'alphabeta' && !gameEntry(state?.game ?? settings.game)?.chance) {
+      if (!side.tech) side.tech = {};
+      const det = document.createElement('details');
+      det.className = 'techniques';
+      det.dataset.testid = `side-${i}-techniques`;
+      const sum = document.createElement('summary');
+      const off = TECHNIQUES.filter((t) => side.tech[t.id] === false).length;
+      sum.textContent = off ? `Search techniques (${off} off)` : 'Search techniques (all on)';
+      det.append(sum);
+      for (const t of TECHNIQUES) {
+        const lab = document.createElement('label');
+        lab.title = t.title;
+        const box = document.createElement('input');
+        box.type = 'checkbox';
+        box.checked = side.tech[t.id] !== false;
+        box.dataset.testid = `side-${i}-tech-${t.id}`;
+        box.addEventListener('change', () => {
+          side.tech[t.id] = box.checked;
+          const n = TECHNIQUES.filter((x) => side.tech[x.id] === false).length;
+          sum.textContent = n ? `Search techniques (${n} off)` : 'Search techniques (all on)';
+          save();
+        });
+        lab.append(box, document.createTextNode(` ${t.name}`));
+        det.append(lab);
+      }
+      const plain = document.createElement('button');
+      plain.type = 'button';
+      plain.textContent = 'Textbook alpha-beta (all off)';
+      plain.title = 'Turn every technique off: the plain alpha-beta of the textbooks, whose tree is easiest to follow';
+      plain.dataset.testid = `side-${i}-tech-plain`;
+      plain.addEventListener('click', () => {
+        for (const t of TECHNIQUES) side.tech[t.id] = false;
+        save();
+        renderPlayers();
+      });
+      det.append(plain);
+      fs.append(det);
+    }
     panel.append(fs);
   });
 }

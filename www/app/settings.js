@@ -24,20 +24,48 @@ export const SPEEDS = [
 ];
 
 
-/** The search settings every game starts with: deep, but bounded by a few seconds a move. */
+/** The search settings a game starts with when the engine's catalogue gives none: deep, but
+ * bounded by a few seconds a move. Each game's own come from the catalogue (`ai`). */
 export const DEFAULT_DEPTH = 12;
 /** The default time limit of an AI move, in milliseconds (0: none). */
 export const DEFAULT_TIME_MS = 3000;
 /** How many earlier games "new game" keeps, so that Undo can bring them back. */
 const KEPT_GAMES = 5;
 
-function defaultSide(level) {
-  return { level, depth: DEFAULT_DEPTH, time: DEFAULT_TIME_MS, q: 0 };
+/**
+ * The alpha-beta search's techniques, each with a switch in the players panel (all on by default:
+ * the strongest measured, docs/benchmarks.md). `key` is the search option the engine reads.
+ */
+export const TECHNIQUES = [
+  { id: 'tt', key: 'transposition_table', name: 'Transposition table', title: 'Remember results by position; a node answered from it is tagged TT in the tree' },
+  { id: 'pvs', key: 'pvs', name: 'Null windows (PVS)', title: 'Principal variation search: after the first move, ask only whether a move beats the best so far, and search again when it does' },
+  { id: 'aspiration', key: 'aspiration', name: 'Aspiration windows', title: 'Search each depth in a window around the last depth’s value, widened when the value falls outside' },
+  { id: 'killers', key: 'killers', name: 'Killer moves', title: 'Try first the moves that caused cut-offs at the same depth' },
+  { id: 'history', key: 'history', name: 'History heuristic', title: 'Order moves by how often they caused cut-offs' },
+  { id: 'lmr', key: 'lmr', name: 'Late-move reductions', title: 'Search moves late in the order shallower first (tagged R1, R2 in the tree)' },
+  { id: 'null_move', key: 'null_move', name: 'Null-move pruning', title: 'Where the game allows passing as a test (never with forced passes): cut a node when even passing scores beyond the window (tagged NM)' },
+  { id: 'quiescence', key: 'quiescence', name: 'Quiescence', title: 'Look further at positions the game calls unsettled', value: (on) => (on ? 4 : 0) },
+];
+
+function defaultTech() {
+  return Object.fromEntries(TECHNIQUES.map((t) => [t.id, true]));
 }
 
-/** A game's sides as a first visit has them: a human against alpha-beta with a time limit. */
-function defaultSides() {
-  return [defaultSide('human'), defaultSide('alphabeta')];
+/** A side at `level` with the game's AI defaults (`ai`: the catalogue's {depth, time_ms}). */
+function defaultSide(level, ai) {
+  const depth = Number.isInteger(ai?.depth) && ai.depth > 0 ? ai.depth : DEFAULT_DEPTH;
+  const time = Number.isInteger(ai?.time_ms) && ai.time_ms >= 0 ? ai.time_ms : DEFAULT_TIME_MS;
+  return { level, depth, time, q: 0, tech: defaultTech() };
+}
+
+/** A game's sides as a first visit has them: a human against alpha-beta with the game's defaults. */
+function defaultSides(ai) {
+  return [defaultSide('human', ai), defaultSide('alphabeta', ai)];
+}
+
+/** The AI settings a side of a game (its catalogue entry, or null) starts with. */
+export function aiDefaults(entry) {
+  return defaultSide('alphabeta', entry?.ai);
 }
 
 /**
@@ -52,11 +80,17 @@ export const settings = {
   paused: false,
   speed: 'normal',
   previous: [],
+  // Whether the AI's candidate moves are marked on the board (after an AI move, a hint, and
+  // while it thinks).
+  marks: true,
 };
 
-/** Makes `settings.sides` the sides of game `base` (a catalogue id), with defaults on first use. */
-export function useGameSettings(base) {
-  if (!settings.perGame[base]) settings.perGame[base] = { sides: defaultSides() };
+/**
+ * Makes `settings.sides` the sides of game `base` (a catalogue id), with the game's defaults
+ * (`entry.ai`, from the engine's catalogue) on first use.
+ */
+export function useGameSettings(base, entry = null) {
+  if (!settings.perGame[base]) settings.perGame[base] = { sides: defaultSides(entry?.ai) };
   settings.sides = settings.perGame[base].sides;
 }
 
@@ -102,6 +136,7 @@ function readSide(s, side) {
   if (!s || typeof s !== 'object') return;
   if (LEVELS.some((l) => l.id === s.level)) side.level = s.level;
   for (const k of ['depth', 'time', 'q']) if (Number.isFinite(s[k])) side[k] = s[k];
+  if (s.tech && typeof s.tech === 'object') for (const t of TECHNIQUES) if (typeof s.tech[t.id] === 'boolean') side.tech[t.id] = s.tech[t.id];
 }
 
 function readRecord(r) {
@@ -130,6 +165,7 @@ export function loadSettings() {
       if (Array.isArray(st.previous)) settings.previous = st.previous.map(readRecord).filter(Boolean).slice(-KEPT_GAMES);
       settings.paused = !!st.paused;
       if (SPEEDS.some((x) => x.id === st.speed)) settings.speed = st.speed;
+      if (typeof st.marks === 'boolean') settings.marks = st.marks;
     }
     return saved.record || null;
   } catch {
@@ -168,6 +204,10 @@ export function searchOptions(side, entry) {
       // Depth by depth: the explorer shows each finished depth live, and a stopped search has one.
       const a = { ...o, algorithm, depth: side.depth, iterative_deepening: true };
       if (side.time > 0) a.time_ms = side.time;
+      if (algorithm === 'alphabeta') {
+        const tech = side.tech || defaultTech();
+        for (const t of TECHNIQUES) a[t.key] = t.value ? t.value(tech[t.id] !== false) : tech[t.id] !== false;
+      }
       return a;
     }
   }

@@ -254,5 +254,6 @@ export function showSummary(r) {
   }
   const st = r.stats || {};
   const value = r.reason !== 'random' && r.value_text ? ` ${valueFor(r.value_text, r.viewer)},` : '';
-  el.aiSummary.textContent = `AI played ${r.move}:${value} ${formatCount(st.nodes || 0)} nodes, ${seconds(st.time_ms || 0)}`;
+  const work = st.solver_nodes != null ? `solved exactly (${formatCount(st.solver_nodes)} positions)` : `${formatCount(st.nodes || 0)} nodes`;
+  el.aiSummary.textContent = `AI played ${r.move}:${value} ${work}, ${seconds(st.time_ms || 0)}`;
 }

@@ -20,9 +20,10 @@ export const TREE_NODES_MAX = 2_000_000;
 export const TREE_NODE_CHOICES = [50_000, 100_000, 250_000, 500_000, 1_000_000, 2_000_000];
 /**
  * The most memory a kept node costs, in bytes, measured (docs/tree-format.md, "The budget on the
- * page"): the engine's record while it searches (64), the tree in binary form (about 130 with
- * Reversi's breakdowns, 99 in tic-tac-toe), the explorer's typed links (about 30) and, once the
- * node is opened or searched, its object (about 200).
+ * page"): the engine's record while it searches (64), the tree in binary form while it is shown
+ * (about 130 with Reversi's breakdowns, 99 in tic-tac-toe; kept packed, a fifth to an eighth of
+ * that: 26 and 13), the explorer's typed links (about 30) and, once the node is opened or
+ * searched, its object (about 200).
  */
 export const TREE_BYTES_PER_NODE = 64 + 130 + 30 + 200;
 const NODES_KEY = 'plyscope.tree-nodes';

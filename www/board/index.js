@@ -25,6 +25,7 @@
 import { GridBoard } from './grid.js';
 import { HexBoard } from './hex.js';
 import { OrientedBoard } from './oriented.js';
+import { TreeBoard } from './tree.js';
 
 const RENDERERS = {
   // Square boards and sliding tiles: www/board/grid.js.
@@ -34,6 +35,8 @@ const RENDERERS = {
   oriented_square: OrientedBoard,
   // Hexagonal cells in axial coordinates, stacks and pieces in hand: www/board/hex.js.
   hex: HexBoard,
+  // A game tree drawn level by level, its edges as the view's paths: www/board/tree.js.
+  tree: TreeBoard,
 };
 
 /** The renderer class for a view's geometry, or null when the page has none (the position is then

@@ -7,11 +7,13 @@
 // Pure functions with no DOM: they run on the page, in workers and under node's test runner.
 
 import { KINDS, FORMAT_NAMES, nativeHeader, TreeFormatError } from './import.js';
+import { isPacked, unpackSections } from './pack.js';
 
 /** `PSTB` as a little-endian 32-bit word: the first four bytes of the binary form. */
 export const BINARY_MAGIC = 0x42545350;
-/** The layout version this reader knows. */
+/** The plain layout's version word (the packed layout's is 2: pack.js). */
 export const BINARY_VERSION = 1;
+const PACKED_LAYOUT_WORD = 2;
 /** The sections, in order, with their element types (docs/tree-format.md lists their meaning). */
 export const SECTIONS = [
   ['meta', Uint8Array],
@@ -41,13 +43,14 @@ export const SECTIONS = [
   ['layoutStart', Uint32Array],
   ['layoutNames', Uint32Array],
   ['layoutWeights', Float64Array],
+  ['note', Uint8Array],
   // MCTS (absent from buffers written before they were added: read as none).
   ['visits', Float64Array],
   ['prior', Float64Array],
   ['uct', Float64Array],
 ];
-/** Sections a buffer may lack (written before they were added): the last ones of SECTIONS. */
-const OPTIONAL_SECTIONS = 3;
+/** Sections a buffer may lack (written before they were added): the last ones of SECTIONS (read as null). */
+export const OPTIONAL_SECTIONS = 3;
 const NONE = 0xffffffff;
 const BOUND_CODES = [null, 'exact', 'lower', 'upper'];
 const REASONS = [null, 'alphabeta', 'branching_limit'];
@@ -68,25 +71,39 @@ export function sections(buffer) {
   if (!(buffer instanceof ArrayBuffer) || buffer.byteLength < 16) fail('an ArrayBuffer of at least 16 bytes');
   const head = new Uint32Array(buffer, 0, 4);
   if (head[0] !== BINARY_MAGIC) fail('the magic word PSTB');
-  if (head[1] !== BINARY_VERSION) fail(`layout version ${BINARY_VERSION}, found ${head[1]}`);
-  const n = head[2];
-  const count = head[3];
-  if (count !== SECTIONS.length && count !== SECTIONS.length - OPTIONAL_SECTIONS) fail(`${SECTIONS.length} sections, found ${count}`);
-  if (buffer.byteLength < 16 + 8 * count) fail('a complete section table');
-  const table = new Uint32Array(buffer, 16, 2 * count);
-  const s = {};
-  SECTIONS.forEach(([name, T], k) => {
-    if (k >= count) {
-      s[name] = null;
-      return;
+  let n;
+  let s;
+  let counts = null;
+  if (isPacked(buffer)) {
+    // The packed layout (pack.js): decoded into arrays of the plain layout's types (some when
+    // first read: their lengths are checked from the table).
+    try {
+      ({ n, s, counts } = unpackSections(buffer));
+    } catch (e) {
+      fail(e.message.replace(/^packed binary tree: expected /, 'in the packed layout: '));
     }
-    const off = table[2 * k];
-    const len = table[2 * k + 1];
-    if (off % 8 !== 0 || off + len * T.BYTES_PER_ELEMENT > buffer.byteLength) fail(`section ${name} inside the buffer`);
-    s[name] = new T(buffer, off, len);
-  });
-  for (const name of ['parent', 'move', 'kind', 'flags', 'value', 'alpha', 'beta', 'prob', 'order', 'count', 'pre', 'eval', 'ref', 'cutAt', 'visits', 'prior', 'uct']) {
-    if (s[name] !== null && s[name].length !== n) fail(`${n} entries in section ${name}`);
+  } else {
+    if (head[1] !== BINARY_VERSION) fail(`layout version ${BINARY_VERSION} or ${PACKED_LAYOUT_WORD}, found ${head[1]}`);
+    n = head[2];
+    const count = head[3];
+    if (count !== SECTIONS.length && count !== SECTIONS.length - OPTIONAL_SECTIONS) fail(`${SECTIONS.length} sections, found ${count}`);
+    if (buffer.byteLength < 16 + 8 * count) fail('a complete section table');
+    const table = new Uint32Array(buffer, 16, 2 * count);
+    s = {};
+    SECTIONS.forEach(([name, T], k) => {
+      if (k >= count) {
+        s[name] = null;
+        return;
+      }
+      const off = table[2 * k];
+      const len = table[2 * k + 1];
+      if (off % 8 !== 0 || off + len * T.BYTES_PER_ELEMENT > buffer.byteLength) fail(`section ${name} inside the buffer`);
+      s[name] = new T(buffer, off, len);
+    });
+  }
+  for (const name of ['parent', 'move', 'kind', 'flags', 'value', 'alpha', 'beta', 'prob', 'order', 'count', 'pre', 'eval', 'ref', 'cutAt', 'note', 'visits', 'prior', 'uct']) {
+    if (counts ? counts[name] === undefined : s[name] === null) continue; // an optional section absent
+    if ((counts ? counts[name] : s[name].length) !== n) fail(`${n} entries in section ${name}`);
   }
   return { n, s };
 }
@@ -219,6 +236,7 @@ class BinNode {
   get bound() { return BOUND_CODES[(this._t.s.flags[this.id] >> 3) & 3]; }
   get best() { return (this._t.s.flags[this.id] & 1) !== 0; }
   get tt() { return (this._t.s.flags[this.id] & 2) !== 0; }
+  get note() { return this._t.s.note[this.id]; }
   get alpha() { return this.kind === 'pruned' ? null : opt(this._t.s.alpha[this.id]); }
   get beta() { return this.kind === 'pruned' ? null : opt(this._t.s.beta[this.id]); }
   get prob() { return opt(this._t.s.prob[this.id]); }
@@ -262,6 +280,8 @@ export function binaryModel(buffer) {
   if (n === 0) fail('at least one node');
   const doc = JSON.parse(decoder.decode(s.meta));
   const t = new Tables(s, n);
+  let notes = 0;
+  for (let i = 0; i < s.note.length; i++) notes |= s.note[i];
   return {
     ...nativeHeader(doc),
     format: 'plyscope-tree',
@@ -270,10 +290,13 @@ export function binaryModel(buffer) {
     count: n,
     kindsPresent: KINDS.filter((k, i) => t.kinds & (1 << i)),
     hasBestLine: t.best,
+    notesPresent: notes,
     maxDepth: t.maxDepth,
     // What analysis.js's treeCounts would count, without walking (and so making) every node.
     treeCounts: { boxes: n, positions: n - t.perKind[5] - t.perKind[6], cutoffs: t.perKind[5], unrecorded: t.perKind[6] },
     binaryBytes: buffer.byteLength,
+    /** The binary form itself (Download writes version 2 straight from its arrays). */
+    buffer,
     /** The node numbered `id`, or null. */
     byId: (id) => {
       const i = typeof id === 'number' ? id : /^\d+$/.test(String(id)) ? Number(id) : -1;

@@ -20,25 +20,129 @@ function trim(s) {
   return s.includes('.') ? s.replace(/\.?0+$/, '') : s;
 }
 
-/** Whether a value means a decided game (a win or loss some plies away). */
-export function isMate(v) {
-  return Number.isFinite(v) && Math.abs(v) >= WIN_SCORE / 2 && Math.abs(v) <= WIN_SCORE;
+// How values read. A document may say (its header's `values`: docs/tree-format.md): the unit of
+// heuristic values, and how a decided game's value encodes its end (plies to it, or a final margin
+// first). Without it values are plain numbers and ±(1000000 − plies) a decided game. The explorer
+// shows one document at a time and sets its scale when it loads one (useScale); the functions
+// below read values with it unless given another.
+
+const LEGACY = { unit: null, one: null, perUnit: 1, decimals: null, decided: WIN_SCORE / 2, win: WIN_SCORE, top: WIN_SCORE, margin: null, lost: null };
+let current = LEGACY;
+
+const finite = (x) => typeof x === 'number' && Number.isFinite(x);
+const word = (x) => (typeof x === 'string' && x.length > 0 ? x.slice(0, 24) : null);
+
+/**
+ * A document's `values` checked and normalised, or the legacy reading (plain numbers) when it is
+ * absent or malformed: `{unit, one, perUnit, decimals, decided, win, top, margin, lost}`.
+ */
+export function valueScale(values) {
+  if (!values || typeof values !== 'object' || Array.isArray(values)) return LEGACY;
+  const unit = word(values.unit);
+  const perUnit = finite(values.per_unit) && values.per_unit > 0 ? values.per_unit : null;
+  if (!unit || !perUnit) return LEGACY;
+  const decimals = Number.isInteger(values.decimals) && values.decimals >= 0 && values.decimals <= 6 ? values.decimals : 0;
+  const decided = finite(values.decided) && values.decided > 0 ? values.decided : null;
+  const m = values.margin;
+  const margin = m && typeof m === 'object' && finite(m.per) && m.per > 0 && finite(m.plies_from) && m.plies_from >= 0 ? { per: m.per, pliesFrom: m.plies_from, unit: word(m.unit) ?? unit, one: word(m.one) ?? word(m.unit) ?? unit } : null;
+  const l = values.lost;
+  const lost = l && typeof l === 'object' && finite(l.at) && finite(l.per_ply) && l.per_ply > 0 && Number.isInteger(l.max_plies) && l.max_plies >= 0 ? { at: l.at, perPly: l.per_ply, top: l.at + l.per_ply * l.max_plies } : null;
+  const win = finite(values.win) && values.win > 0 ? values.win : decided !== null && !margin ? WIN_SCORE : null;
+  return { unit, one: word(values.one) ?? unit, perUnit, decimals, decided, win, top: Infinity, margin, lost };
 }
 
-/** A backed-up score: "+3.5", "-12", "0", "win in 3", "loss in 4". */
-export function scoreText(v) {
-  if (v === null || v === undefined || !Number.isFinite(v)) return '?';
-  if (isMate(v)) {
-    const plies = Math.round(WIN_SCORE - Math.abs(v));
-    return `${v > 0 ? 'win' : 'loss'} in ${plies}`;
+/** Makes `values` (a document header's) the scale values are read with from now on. */
+export function useScale(values) {
+  current = valueScale(values);
+  return current;
+}
+
+/** The scale in use. */
+export function scaleInUse() {
+  return current;
+}
+
+/**
+ * A decided game's value read: `{win, plies, margin}` (margin null when the value does not count
+ * one; `lost` for a single player's loss), or null for a value of a game still open.
+ */
+export function decidedOf(v, scale = current) {
+  if (!finite(v)) return null;
+  if (scale.lost && v <= scale.lost.top && v >= scale.lost.at) {
+    return { win: false, lost: true, plies: Math.max(0, Math.round((v - scale.lost.at) / scale.lost.perPly)), margin: null };
   }
-  const s = compactNumber(v);
-  return v > 0 ? `+${s}` : s;
+  const a = Math.abs(v);
+  if (scale.decided === null || a < scale.decided || a > scale.top) return null;
+  if (scale.margin) {
+    const r = a - scale.decided;
+    const margin = Math.max(0, Math.floor(r / scale.margin.per));
+    return { win: v > 0, lost: false, plies: Math.max(0, Math.round(scale.margin.pliesFrom - (r - margin * scale.margin.per))), margin };
+  }
+  return { win: v > 0, lost: false, plies: Math.max(0, Math.round(scale.win - a)), margin: null };
+}
+
+/** Whether a value means a decided game (a win or loss some plies away). */
+export function isMate(v, scale = current) {
+  return decidedOf(v, scale) !== null;
+}
+
+/** A value in the scale's unit, rounded as the scale says (or compact when it says nothing). */
+function amount(v, scale) {
+  if (scale.unit === null) return compactNumber(v);
+  const a = v / scale.perUnit;
+  const k = 10 ** scale.decimals;
+  const r = Math.round(a * k) / k;
+  return compactNumber(r === 0 ? 0 : r);
+}
+
+/** A backed-up score in a few characters: "+3.5", "-12", "0", "win in 3", "loss in 4", "win +38", "lost in 5". */
+export function scoreText(v, scale = current) {
+  if (v === null || v === undefined || !Number.isFinite(v)) return '?';
+  const d = decidedOf(v, scale);
+  if (d) {
+    if (d.lost) return `lost in ${d.plies}`;
+    if (d.margin !== null) return `${d.win ? 'win +' : 'loss −'}${d.margin}`;
+    return `${d.win ? 'win' : 'loss'} in ${d.plies}`;
+  }
+  const s = amount(v, scale);
+  return s === '0' ? '0' : v > 0 ? `+${s}` : s;
+}
+
+/** A value in words with its unit: "+1.3 pieces", "win by 38 discs", "win in 3 plies", "lost within 4 plies". */
+export function valueText(v, scale = current) {
+  if (v === null || v === undefined || !Number.isFinite(v)) return '?';
+  const d = decidedOf(v, scale);
+  const pl = (n) => `${n} ${n === 1 ? 'ply' : 'plies'}`;
+  if (d) {
+    if (d.lost) return `lost within ${pl(d.plies)}`;
+    if (d.margin !== null) return `${d.win ? 'win' : 'loss'} by ${d.margin} ${d.margin === 1 ? scale.margin.one : scale.margin.unit}`;
+    return `${d.win ? 'win' : 'loss'} in ${pl(d.plies)}`;
+  }
+  const s = scoreText(v, scale);
+  if (scale.unit === null) return s;
+  if (s === '0') return 'even';
+  return `${s} ${s === '+1' || s === '-1' ? scale.one : scale.unit}`;
+}
+
+/** A difference between two values in the scale's unit: "1.3 pieces", "12". */
+export function differenceText(d, scale = current) {
+  if (!Number.isFinite(d)) return '?';
+  const s = amount(d, scale);
+  if (scale.unit === null) return s;
+  return `${s} ${s === '1' || s === '-1' ? scale.one : scale.unit}`;
 }
 
 /** A score with its bound: "≥ +4", "≤ -1". */
 export function boundedScore(v, bound) {
   const s = scoreText(v);
+  if (bound === 'lower') return `≥ ${s}`;
+  if (bound === 'upper') return `≤ ${s}`;
+  return s;
+}
+
+/** A value in words with its bound: "≥ win by 12 discs", "≤ +1.3 pieces". */
+export function boundedValue(v, bound) {
+  const s = valueText(v);
   if (bound === 'lower') return `≥ ${s}`;
   if (bound === 'upper') return `≤ ${s}`;
   return s;

@@ -16,6 +16,7 @@
 import { eachBefore, eachAfter, find } from './walk.js';
 import { compactToBinary, isCompactDocument } from './compact.js';
 import { binaryModel } from './binary.js';
+import { noteOfDoc, noteToDoc } from './note.js';
 
 /** Node kinds of the model; `node` is a foreign node whose role is unknown. */
 export const KINDS = ['max', 'min', 'chance', 'leaf', 'terminal', 'pruned', 'truncated', 'node'];
@@ -108,6 +109,7 @@ export function makeNode(id, kind) {
     prob: null,
     best: false,
     tt: false,
+    note: 0, // how the search treated it (null window, re-search, reduction, null move: note.js)
     count: null,
     order: null, // the place in the search order, when the document gives it
     moves: null,
@@ -466,6 +468,7 @@ function nativeNode(o, path) {
   n.eval = readBreakdown(o.eval, path, 'eval');
   n.best = o.best === true;
   n.tt = o.tt === true;
+  n.note = noteOfDoc(o);
   if (o.moves !== undefined && o.moves !== null) {
     if (!Array.isArray(o.moves)) throw new TreeFormatError(`${path}.moves`, 'an array of move texts', typeName(o.moves));
     if (o.moves.length > MAX_MOVES) throw new TreeFormatError(`${path}.moves`, `at most ${MAX_MOVES} moves`, `${o.moves.length}`);
@@ -549,6 +552,16 @@ function checkIds(root) {
   });
 }
 
+/** The known fields of a header's `values`, numbers and short strings only (nested one level). */
+function plainValues(v) {
+  const out = {};
+  for (const [k, x] of Object.entries(v).slice(0, 16)) {
+    if (typeof x === 'number' || (typeof x === 'string' && x.length <= 40)) out[k] = x;
+    else if (isObj(x)) out[k] = Object.fromEntries(Object.entries(x).slice(0, 8).filter(([, y]) => typeof y === 'number' || (typeof y === 'string' && y.length <= 40)));
+  }
+  return out;
+}
+
 function convertNative(doc, budget) {
   if (doc.version !== undefined && doc.version !== 1) {
     throw new TreeFormatError('$.version', 'version 1 or 2', typeName(doc.version));
@@ -575,6 +588,8 @@ export function nativeHeader(doc) {
     format: 'plyscope-tree',
     meta,
     settings: doc.settings ? entriesOf(doc.settings) : [],
+    // How the values read (checked when used: format.js valueScale); absent in foreign documents.
+    values: isObj(doc.values) ? plainValues(doc.values) : null,
     stats: doc.stats ? Object.fromEntries(entriesOf(doc.stats)) : null,
     chosen: doc.chosen ? { move: doc.chosen.move == null ? null : show(doc.chosen.move), rank: num(doc.chosen.rank), reason: doc.chosen.reason == null ? null : show(doc.chosen.reason) } : null,
   };
@@ -964,6 +979,7 @@ export function toDocument(model) {
     for (const k of ['bound', 'alpha', 'beta', 'prescore', 'eval', 'prob', 'count', 'order', 'moves', 'cutoff', 'reason', 'visits', 'prior', 'uct']) if (n[k] !== null && n[k] !== undefined) o[k] = n[k];
     if (n.best) o.best = true;
     if (n.tt) o.tt = true;
+    if (n.note) noteToDoc(n.note, o);
     if (n.extra) o.data = Object.fromEntries(n.extra);
     return o;
   };
@@ -987,6 +1003,7 @@ export function toDocument(model) {
     algorithm: model.meta.algorithm ?? (model.format === 'mcts' ? 'mcts' : 'other'),
     ...(model.meta.evaluator ? { evaluator: model.meta.evaluator } : {}),
     perspective: model.meta.perspective ?? 'unknown',
+    ...(model.values ? { values: model.values } : {}),
     settings: Object.fromEntries(model.settings),
     stats: model.stats ?? { nodes: model.count, leaves: 0, time_ms: 0, prune_events: 0, pruned_nodes: 0, tt_hits: 0, depth_reached: 0, truncated: false },
     ...(model.chosen ? { chosen: model.chosen } : {}),
@@ -1125,7 +1142,7 @@ class WireNode {
   get reason() { return this._get('reason'); }
   get extra() { return this._get('extra'); }
 }
-Object.assign(WireNode.prototype, { order: null, inferred: false, bound: null, alpha: null, beta: null, prob: null, best: false, tt: false, count: null, visits: null, prior: null, uct: null, _pack: null, _decoded: null });
+Object.assign(WireNode.prototype, { order: null, inferred: false, bound: null, alpha: null, beta: null, prob: null, best: false, tt: false, note: 0, count: null, visits: null, prior: null, uct: null, _pack: null, _decoded: null });
 
 const nn = (v) => (v === null || v === undefined ? NaN : v);
 
@@ -1143,6 +1160,7 @@ export function toWire(model) {
   const parent = Int32Array.from(parents);
   const kind = new Uint8Array(count);
   const flags = new Uint8Array(count);
+  const notes = new Uint8Array(count);
   const W = NUMS.length;
   const nums = new Float64Array(count * W);
   const idNums = new Float64Array(count); // NaN: the id is a string (in idTexts) or missing
@@ -1154,6 +1172,7 @@ export function toWire(model) {
     const n = order[i];
     kind[i] = kindIndex.get(n.kind);
     flags[i] = (n.best ? 1 : 0) | (n.tt ? 2 : 0) | (n.inferred ? 4 : 0) | (n.bound === 'exact' ? 1 << 3 : n.bound === 'lower' ? 2 << 3 : n.bound === 'upper' ? 3 << 3 : 0);
+    notes[i] = n.note || 0;
     const b = i * W;
     nums[b] = nn(n.value);
     nums[b + 1] = nn(n.alpha);
@@ -1183,14 +1202,14 @@ export function toWire(model) {
   }
   const { root, ...rest } = model;
   const packs = { idTexts: idTexts.done(), labels: labels.done(), heavy: heavy.done() };
-  const wire = { ...rest, parent, kind, flags, nums, idNums, ...packs };
-  const transfer = [parent.buffer, kind.buffer, flags.buffer, nums.buffer, idNums.buffer, packs.idTexts.refs.buffer, packs.labels.refs.buffer, packs.heavy.refs.buffer, ...packs.heavy.chunks.map((c) => c.buffer)];
+  const wire = { ...rest, parent, kind, flags, notes, nums, idNums, ...packs };
+  const transfer = [parent.buffer, kind.buffer, flags.buffer, notes.buffer, nums.buffer, idNums.buffer, packs.idTexts.refs.buffer, packs.labels.refs.buffer, packs.heavy.refs.buffer, ...packs.heavy.chunks.map((c) => c.buffer)];
   return { wire, transfer };
 }
 
 /** Reads `wire` into model nodes from position `from` up to `to` (parents come before children). */
 function buildWireNodes(wire, nodes, from, to, seen) {
-  const { parent, kind, flags, nums, idNums, idTexts, labels, heavy } = wire;
+  const { parent, kind, flags, notes, nums, idNums, idTexts, labels, heavy } = wire;
   const W = NUMS.length;
   for (let i = from; i < to; i++) {
     const idn = idNums[i];
@@ -1206,6 +1225,10 @@ function buildWireNodes(wire, nodes, from, to, seen) {
       if (f & 2) n.tt = true;
       if (f & 4) n.inferred = true;
       if (f >> 3) n.bound = BOUND_CODES[(f >> 3) & 3];
+    }
+    if (notes && notes[i]) {
+      n.note = notes[i];
+      seen.notes |= notes[i];
     }
     seen.kinds |= 1 << k;
     if (f & 1) seen.best = true;
@@ -1229,17 +1252,17 @@ function buildWireNodes(wire, nodes, from, to, seen) {
 }
 
 function wireModel(wire, nodes, seen) {
-  const { parent, kind, flags, nums, idNums, idTexts, labels, heavy, ...rest } = wire;
+  const { parent, kind, flags, notes, nums, idNums, idTexts, labels, heavy, ...rest } = wire;
   // The kinds present and whether there is a best line, for the legend (no second walk needed).
   const kinds = KINDS.filter((k, i) => seen.kinds & (1 << i));
-  return { ...rest, root: nodes[0], count: parent.length, kindsPresent: kinds, hasBestLine: seen.best };
+  return { ...rest, root: nodes[0], count: parent.length, kindsPresent: kinds, hasBestLine: seen.best, notesPresent: seen.notes };
 }
 
 /** Builds the model back from its wire form, in one go. */
 export function fromWire(wire) {
   const count = wire.parent.length;
   const nodes = new Array(count);
-  const seen = { kinds: 0, best: false };
+  const seen = { kinds: 0, best: false, notes: 0 };
   buildWireNodes(wire, nodes, 0, count, seen);
   return wireModel(wire, nodes, seen);
 }
@@ -1252,7 +1275,7 @@ export function fromWire(wire) {
 export async function fromWireInSlices(wire, { sliceMs = 10, yieldNow, cancelled = () => false } = {}) {
   const count = wire.parent.length;
   const nodes = new Array(count);
-  const seen = { kinds: 0, best: false };
+  const seen = { kinds: 0, best: false, notes: 0 };
   // Blocks of 256 nodes until the slice has taken sliceMs (a clock read per block, not per node).
   let at = 0;
   while (at < count) {

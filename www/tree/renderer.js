@@ -7,6 +7,7 @@ import { NODE_W, NODE_H, LEVEL_GAP, COLORS, PV_COLOR, BAND_GAP_PX, BAND_FILL, BA
 import { el, roundRect } from './dom.js';
 import { scoreText, boundedScore, percentShort, compactNumber, nodeName, plural } from './format.js';
 import { eachBefore } from './walk.js';
+import { noteTag, NOTE_LEGEND, NULL_WINDOW, FAILED_HIGH, RESEARCH, NULL_MOVE } from './note.js';
 
 // The replay: how faint a node not reached yet is; the current node; a parent whose value changed.
 const REPLAY_UNVISITED_ALPHA = 0.16;
@@ -186,7 +187,8 @@ export const rendererMethods = {
     const x = it.cx - NODE_W / 2;
     const y = it.cy - NODE_H / 2;
     const pv = !it.more && n.best && this.isPv(n);
-    const dashed = kind === 'pruned' || kind === 'truncated' || kind === 'more';
+    // A search whose result was replaced by a re-search (it failed high) is drawn dashed too.
+    const dashed = kind === 'pruned' || kind === 'truncated' || kind === 'more' || (!it.more && (n.note & FAILED_HIGH) !== 0);
     ctx.fillStyle = c.fill;
     ctx.beginPath();
     roundRect(ctx, x, y, NODE_W, NODE_H, 7);
@@ -503,6 +505,7 @@ export const rendererMethods = {
     const d = this.diff ? this.diff.diff.get(n) : null;
     if (d && d.valueChanged) tag = `was ${d.other.value === null ? '?' : scoreText(d.other.value)}`;
     else if (n.tt) tag = 'TT';
+    else if (noteTag(n.note)) tag = noteTag(n.note);
     else if (n.kind === 'terminal') tag = 'end';
     else if (n.kind === 'chance') tag = 'chance';
     return [label, line2, tag];
@@ -554,18 +557,20 @@ export const rendererMethods = {
     if (!this.model) return;
     if ((!this.legendKinds || this.legendKinds.model !== this.model) && this.model.kindsPresent) {
       // Read from the wire form as the nodes were built: no walk over a million nodes here.
-      this.legendKinds = { model: this.model, present: new Set(this.model.kindsPresent), pv: this.model.hasBestLine };
+      this.legendKinds = { model: this.model, present: new Set(this.model.kindsPresent), pv: this.model.hasBestLine, notes: this.model.notesPresent || 0 };
     }
     if (!this.legendKinds || this.legendKinds.model !== this.model) {
       const present = new Set();
       let pv = false;
+      let notes = 0;
       eachBefore(this.model.root, (n) => {
         present.add(n.kind);
         if (n.best) pv = true;
+        if (n.note) notes |= n.note;
       });
-      this.legendKinds = { model: this.model, present, pv };
+      this.legendKinds = { model: this.model, present, pv, notes };
     }
-    const { present, pv } = this.legendKinds;
+    const { present, pv, notes } = this.legendKinds;
     this.legend.replaceChildren();
     for (const k of LEGEND_ORDER) {
       if (!present.has(k)) continue;
@@ -580,6 +585,13 @@ export const rendererMethods = {
       sw.style.borderColor = PV_COLOR;
       this.legend.append(el('span', { class: 'ps-legend-item' }, sw, 'best line'));
     }
+    // How the search treated nodes (principal variation search, reductions, null moves): the tag
+    // drawn at a node's top right, and what it means.
+    const noteShown = [notes & 0xf0, notes & NULL_WINDOW, notes & RESEARCH, notes & NULL_MOVE];
+    NOTE_LEGEND.forEach(([tag, meaning], k) => {
+      if (!noteShown[k]) return;
+      this.legend.append(el('span', { class: 'ps-legend-item', 'data-testid': 'legend-note' }, el('span', { class: 'ps-badge ps-note-badge', text: tag }), meaning));
+    });
     if (this.findState && this.findState.hits.length) {
       const sw = el('span', { class: 'ps-swatch ps-match' });
       sw.style.borderColor = MATCH_COLOR;

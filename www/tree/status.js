@@ -3,7 +3,7 @@
 // Methods of the Explorer (explorer.js), which holds the state they share.
 
 import { el } from './dom.js';
-import { boundedScore, percent, KIND_NAMES, nodeName, plural } from './format.js';
+import { boundedValue, percent, KIND_NAMES, nodeName, plural } from './format.js';
 import { pathFromRoot } from './walk.js';
 
 /** Breadcrumb and status line. */
@@ -60,7 +60,7 @@ export const statusMethods = {
     } else if (n.kind === 'truncated') {
       parts.push(`${n.count ?? '?'} nodes not recorded`);
     } else {
-      parts.push(n.value === null ? 'no value' : `value ${boundedScore(n.value, n.bound)}${n.bound && n.bound !== 'exact' ? ` (${n.bound} bound)` : ''}`);
+      parts.push(n.value === null ? 'no value' : `value ${boundedValue(n.value, n.bound)}${n.bound && n.bound !== 'exact' ? ` (${n.bound} bound)` : ''}`);
     }
     if (n.visits !== null) parts.push(`${n.visits} visits`);
     if (n.prob !== null && n.visits === null) parts.push(`probability ${percent(n.prob)}`);

@@ -5,9 +5,10 @@
 
 import { NODE_W } from './constants.js';
 import { el } from './dom.js';
-import { scoreText, boundedScore, windowText, plainNumber, percent, compactNumber, isMate, KIND_NAMES, nodeName, signed, ordinal, plural, sameBreakdown } from './format.js';
+import { scoreText, boundedScore, boundedValue, windowText, plainNumber, percent, isMate, differenceText, scaleInUse, KIND_NAMES, nodeName, signed, ordinal, plural, sameBreakdown } from './format.js';
 import { descendants } from './walk.js';
 import { movePath } from './analysis.js';
+import { noteRows } from './note.js';
 
 /** The node tooltip. */
 export const tooltipMethods = {
@@ -69,7 +70,7 @@ export const tooltipMethods = {
         const ch = model.chosen;
         row('chosen move', `${ch.move ?? '?'}${ch.rank !== null ? ` (rank ${ch.rank})` : ''}${ch.reason ? `, ${ch.reason}` : ''}`);
       }
-      if (n.kind !== 'pruned') row('value', boundedScore(n.value, n.bound));
+      if (n.kind !== 'pruned') row('value', boundedValue(n.value, n.bound));
       this.compareRows(n, row);
       for (const [k, label] of [['game', 'game'], ['algorithm', 'algorithm'], ['evaluator', 'evaluator'], ['perspective', 'perspective (max)'], ['engine', 'engine'], ['root_position', 'position'], ['note', 'note'], ['best_line', 'best line']]) {
         if (m[k] !== undefined) row(label, m[k]);
@@ -91,8 +92,9 @@ export const tooltipMethods = {
         add('tt_hits', 'TT hits');
         add('depth_reached', 'depth reached');
         add('truncated', 'truncated', (v) => (v ? 'yes (node cap)' : 'no'));
+        add('solver_nodes', 'exact solver', (v) => `${Number(v).toLocaleString('en')} positions: solved to the end of the game, every value a final result`);
         for (const [k, v] of Object.entries(s)) {
-          if (!['nodes', 'leaves', 'time_ms', 'prune_events', 'pruned_nodes', 'tt_hits', 'depth_reached', 'truncated'].includes(k)) statRows.push([k, typeof v === 'object' ? JSON.stringify(v) : String(v)]);
+          if (!['nodes', 'leaves', 'time_ms', 'prune_events', 'pruned_nodes', 'tt_hits', 'depth_reached', 'truncated', 'solver_nodes'].includes(k)) statRows.push([k, typeof v === 'object' ? JSON.stringify(v) : String(v)]);
         }
         t.append(el('div', { class: 'ps-tt-sub', text: 'Run statistics' }));
         this.appendRows(t, statRows, true);
@@ -126,8 +128,9 @@ export const tooltipMethods = {
       row('stands for', `${n.count ?? '?'} nodes searched but not recorded (the node cap was reached)`);
       this.appendRows(t, rows);
     } else {
-      row('value', `${boundedScore(n.value, n.bound)}${n.bound && n.bound !== 'exact' ? ` (${n.bound} bound: ${n.bound === 'lower' ? 'fail-high' : 'fail-low'})` : ''}`);
-      if (n.value !== null && Math.abs(n.value) >= 1e4) row('raw value', plainNumber(n.value));
+      row('value', `${boundedValue(n.value, n.bound)}${n.bound && n.bound !== 'exact' ? ` (${n.bound} bound: ${n.bound === 'lower' ? 'fail-high' : 'fail-low'})` : ''}`);
+      // A foreign document's large numbers may mean something the explorer cannot read.
+      if (n.value !== null && Math.abs(n.value) >= 1e4 && scaleInUse().unit === null) row('raw value', plainNumber(n.value));
       if (n.alpha !== null || n.beta !== null) row('window (α, β)', windowText(n.alpha, n.beta));
       // MCTS dumps give their priors as `prob`; native trees have `prior` and keep `prob` for
       // chance outcomes.
@@ -139,7 +142,8 @@ export const tooltipMethods = {
       }
       if (n.prior !== null) row('prior', percent(n.prior));
       if (n.uct !== null) row(n.prior !== null ? 'PUCT score' : 'UCT score', plainNumber(n.uct));
-      if (n.tt) row('TT', 'answered from the transposition table');
+      if (n.tt) row('TT', 'answered from the transposition table (cut by the hash table)');
+      for (const [label, text] of noteRows(n.note)) row(label, text);
       this.compareRows(n, row);
       if (n.best) row('best line', this.isPv(n) ? 'yes' : 'best among its siblings');
       const sib = siblingFacts(n);
@@ -237,7 +241,7 @@ function siblingFacts(n) {
     out.count = vals.length;
     out.valueRank = 1 + vals.filter((v) => better(v, n.value)).length;
     const best = vals.reduce((b, v) => (better(v, b) ? v : b), vals[0]);
-    if (best !== n.value && !isMate(best) && !isMate(n.value)) out.gap = compactNumber(Math.abs(best - n.value));
+    if (best !== n.value && !isMate(best) && !isMate(n.value)) out.gap = differenceText(Math.abs(best - n.value));
   }
   if (better && n.prescore && n.prescore.total !== null) {
     const pres = sibs.filter((s) => s.prescore && s.prescore.total !== null).map((s) => s.prescore.total);

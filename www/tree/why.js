@@ -3,7 +3,7 @@
 // Methods of the Explorer (explorer.js), which holds the state they share.
 
 import { el } from './dom.js';
-import { scoreText, compactNumber, KIND_NAMES, nodeName, signed } from './format.js';
+import { scoreText, differenceText, isMate, KIND_NAMES, nodeName, signed } from './format.js';
 import { whyCompare } from './analysis.js';
 
 /** The "why A and not B" panel. */
@@ -86,8 +86,8 @@ export const whyMethods = {
     else if (p && (p.kind === 'max' || p.kind === 'min')) {
       const aBetter = p.kind === 'max' ? w.valueDiff > 0 : w.valueDiff < 0;
       const [win, lose] = aBetter ? [na, nb] : [nb, na];
-      verdict = `The ${p.kind} player at ${nodeName(p)} prefers ${win}: ${scoreText(aBetter ? a.value : b.value)} against ${scoreText(aBetter ? b.value : a.value)}, ${compactNumber(Math.abs(w.valueDiff))} ${p.kind === 'max' ? 'higher' : 'lower'} than ${lose}.`;
-    } else verdict = `${na} is worth ${scoreText(a.value)}, ${nb} ${scoreText(b.value)}: A − B = ${signed(w.valueDiff)}.`;
+      verdict = `The ${p.kind} player at ${nodeName(p)} prefers ${win}: ${scoreText(aBetter ? a.value : b.value)} against ${scoreText(aBetter ? b.value : a.value)}, ${isMate(a.value) || isMate(b.value) ? '' : `${differenceText(Math.abs(w.valueDiff))} `}${p.kind === 'max' ? 'higher' : 'lower'} than ${lose}.`;
+    } else verdict = `${na} is worth ${scoreText(a.value)}, ${nb} ${scoreText(b.value)}: A − B = ${isMate(a.value) || isMate(b.value) ? 'not a number of units (a decided game)' : `${w.valueDiff > 0 ? '+' : ''}${differenceText(w.valueDiff)}`}.`;
     // MCTS plays the most visited move, which is not always the one with the best mean.
     if (a.visits !== null && a.visits !== undefined && b.visits !== null && b.visits !== undefined) {
       verdict += ` By visits, which MCTS plays by: ${na} ${a.visits.toLocaleString('en')}, ${nb} ${b.visits.toLocaleString('en')}.`;

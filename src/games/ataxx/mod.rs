@@ -20,7 +20,7 @@ pub mod notation;
 pub mod walls;
 mod view;
 
-use super::{GameInfo, Playable};
+use super::{AiDefaults, GameInfo, Playable};
 use crate::core::{
     split_variant, Coord, Error, Game, IllegalMove, Outcome, ParseMoveError, ParsePositionError,
     PerftConvention, PerftLimit, PlayerId, Turn, Unbounded, ZobristTable,
@@ -674,6 +674,10 @@ impl Playable for Ataxx {
         ],
         chance: false,
         players: 2,
+        ai: AiDefaults {
+            depth: 12,
+            time_ms: 2000,
+        },
     };
 
     /// Toggles the wall on the cell at `at` (as drawn: column from the left, row from the top)

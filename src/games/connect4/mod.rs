@@ -16,7 +16,7 @@ mod view;
 
 pub use eval::Connect4Eval;
 
-use super::{GameInfo, Playable};
+use super::{AiDefaults, GameInfo, Playable};
 use crate::core::{
     Error, Game, IllegalMove, Outcome, ParseMoveError, ParsePositionError, PerftConvention,
     PlayerId, Turn, ZobristTable,
@@ -289,6 +289,10 @@ impl Playable for Connect4 {
         variants: &[],
         chance: false,
         players: 2,
+        ai: AiDefaults {
+            depth: 42,
+            time_ms: 2000,
+        },
     };
 
     fn new_game(id: &str) -> Result<Self, Error> {

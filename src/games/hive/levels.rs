@@ -73,7 +73,7 @@ impl Level {
             iterative_deepening: true,
             move_ordering: true,
             branching_limit: self.branching_limit,
-            transposition_table: true,
+            transposition_table: Some(true),
             randomness_quotient: self.quotient,
             random_ties: self.quotient > 1,
             ..SearchConfig::default()

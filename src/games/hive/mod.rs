@@ -33,7 +33,7 @@ pub mod notation;
 pub mod opening;
 mod view;
 
-use super::{GameInfo, Playable};
+use super::{AiDefaults, GameInfo, Playable};
 use crate::core::{
     split_variant, Error, Game, Outcome, ParseMoveError, ParsePositionError, PerftConvention,
     PerftLimit, PlayerId, Turn, Unbounded,
@@ -807,6 +807,10 @@ impl Playable for Hive {
         ],
         chance: false,
         players: 2,
+        ai: AiDefaults {
+            depth: 8,
+            time_ms: 3000,
+        },
     };
 
     fn new_game(id: &str) -> Result<Self, Error> {

@@ -25,7 +25,7 @@ pub mod notation;
 pub mod setups;
 mod view;
 
-use super::{GameInfo, Playable};
+use super::{AiDefaults, GameInfo, Playable};
 use crate::core::{
     split_variant, Error, Game, IllegalMove, Outcome, ParseMoveError, ParsePositionError,
     PerftConvention, PerftLimit, PlayerId, Turn, Unbounded, ZobristTable,
@@ -919,6 +919,21 @@ impl Game for Khet {
         }
     }
 
+    /// Khet allows null-move pruning: a player always has a move (a rotation at least), and
+    /// being forced to move is rarely a disadvantage. The passed position fires no laser and
+    /// leaves the draw clock alone.
+    fn null_move(&self) -> Option<Self> {
+        if self.result != ONGOING {
+            return None;
+        }
+        let mut c = self.clone();
+        c.to_move ^= 1;
+        c.key ^= KEYS.key(SIDE_KEY);
+        c.has_last = false;
+        c.last_kills = 0;
+        Some(c)
+    }
+
     fn zobrist(&self) -> u64 {
         self.key
     }
@@ -973,6 +988,10 @@ impl Playable for Khet {
         ],
         chance: false,
         players: 2,
+        ai: AiDefaults {
+            depth: 8,
+            time_ms: 3000,
+        },
     };
 
     fn new_game(id: &str) -> Result<Self, Error> {

@@ -65,6 +65,16 @@ pub fn final_margin(p: u64, o: u64) -> i32 {
 
 /// Plays bit `x` for the owner of `p`: the new (`p`, `o`) before the turn passes, or `None` when
 /// the move flips nothing (illegal).
+pub fn play_square(p: u64, o: u64, x: u32) -> Option<(u64, u64)> {
+    play(p, o, x)
+}
+
+/// Whether the owner of `p` has a legal move against `o`.
+pub fn has_move(p: u64, o: u64) -> bool {
+    moves8(p, o) != 0
+}
+
+/// [`play_square`], inlined for the solver.
 #[inline(always)]
 fn play(p: u64, o: u64, x: u32) -> Option<(u64, u64)> {
     let f = flips8(p, o, x);
@@ -87,27 +97,49 @@ pub struct Solution {
     pub nodes: u64,
 }
 
+/// Positions between two calls of a solver's budget check ([`Solver::with_check`]).
+pub const CHECK_EVERY: u64 = 1 << 14;
+
+/// One root move's exact result: its margin for the side to move, exact or an upper bound.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RootResult {
+    /// The move (bit index, a1 = 0).
+    pub square: u32,
+    /// The final margin for the side to move after this move, under perfect play; when `exact` is
+    /// false, only an upper bound (the move was proved no better than the best).
+    pub margin: i32,
+    /// Whether `margin` is exact.
+    pub exact: bool,
+}
+
 /// An exact solver with its transposition table (reused across solves of one game).
-pub struct Solver {
+pub struct Solver<'a> {
     tt: Vec<Entry>,
     nodes: u64,
     max_nodes: u64,
+    next_check: u64,
+    /// The smaller of `max_nodes` and `next_check`: one comparison per position.
+    limit: u64,
+    check: Option<&'a mut dyn FnMut(u64) -> bool>,
     aborted: bool,
 }
 
-impl Default for Solver {
+impl Default for Solver<'_> {
     fn default() -> Self {
         Solver::new()
     }
 }
 
-impl Solver {
+impl<'a> Solver<'a> {
     /// A solver with an empty table and no node limit.
     pub fn new() -> Self {
         Solver {
             tt: vec![Entry::default(); 1 << TT_BITS],
             nodes: 0,
             max_nodes: u64::MAX,
+            next_check: u64::MAX,
+            limit: u64::MAX,
+            check: None,
             aborted: false,
         }
     }
@@ -115,7 +147,122 @@ impl Solver {
     /// Stops a solve after `max` positions (it then returns `None`).
     pub fn with_node_limit(mut self, max: u64) -> Self {
         self.max_nodes = max;
+        self.limit = self.max_nodes.min(self.next_check);
         self
+    }
+
+    /// Calls `check` with the positions visited so far every [`CHECK_EVERY`] positions; the solve
+    /// stops (and returns `None`) when it answers `false`: a stop flag, a deadline, progress.
+    pub fn with_check(mut self, check: &'a mut dyn FnMut(u64) -> bool) -> Self {
+        self.check = Some(check);
+        self.next_check = CHECK_EVERY;
+        self.limit = self.max_nodes.min(self.next_check);
+        self
+    }
+
+    /// Resets the counters for a new solve.
+    fn start(&mut self) {
+        self.nodes = 0;
+        self.aborted = false;
+        self.next_check = if self.check.is_some() {
+            CHECK_EVERY
+        } else {
+            u64::MAX
+        };
+        self.limit = self.max_nodes.min(self.next_check);
+    }
+
+    #[cold]
+    fn poll(&mut self) {
+        if self.nodes >= self.max_nodes {
+            self.aborted = true;
+        }
+        if self.nodes >= self.next_check {
+            self.next_check = self.nodes + CHECK_EVERY;
+            if let Some(c) = self.check.as_mut() {
+                if !c(self.nodes) {
+                    self.aborted = true;
+                }
+            }
+        }
+        self.limit = self.max_nodes.min(self.next_check);
+    }
+
+    /// Every legal move of `p` (to move against `o`) with its margin, best first: the best move
+    /// exact, the others exact or an upper bound (each searched with a null window first, as
+    /// principal variation search does, and again with a full one only when it could be best).
+    /// Empty when `p` has no move; `None` when the budget stopped the solve.
+    pub fn solve_root(&mut self, p: u64, o: u64) -> Option<Vec<RootResult>> {
+        self.start();
+        // Order the moves by a shallow look: the table's best move first, then fastest first.
+        let mut list: Vec<(i32, u32, u64, u64)> = Vec::new();
+        let e = self.tt[Self::slot(p, o)];
+        let hash_move = if e.used && e.p == p && e.o == o { e.best } else { 64 };
+        let mut moves = moves8(p, o);
+        while moves != 0 {
+            let x = moves.trailing_zeros();
+            moves &= moves - 1;
+            let (np, no) = play(p, o, x).expect("a legal move flips");
+            let replies = moves8(no, np);
+            let key = if x as u8 == hash_move {
+                -1000
+            } else {
+                (replies.count_ones() + (replies & CORNERS).count_ones()) as i32
+            };
+            list.push((key, x, np, no));
+        }
+        list.sort_by_key(|e| (e.0, e.1));
+        let mut out = Vec::with_capacity(list.len());
+        let mut alpha = -65;
+        for (i, &(_, x, np, no)) in list.iter().enumerate() {
+            let (v, exact) = if i == 0 {
+                (-self.search(no, np, -64, 64), true)
+            } else {
+                let v = -self.search(no, np, -alpha - 1, -alpha);
+                if v > alpha {
+                    (-self.search(no, np, -64, -alpha), true)
+                } else {
+                    (v, false)
+                }
+            };
+            if self.aborted {
+                return None;
+            }
+            alpha = alpha.max(v);
+            out.push(RootResult {
+                square: x,
+                margin: v,
+                exact,
+            });
+        }
+        out.sort_by(|a, b| b.margin.cmp(&a.margin).then(b.exact.cmp(&a.exact)));
+        Some(out)
+    }
+
+    /// The best line from `p` to move against `o`, read from the table after a solve: bit indices,
+    /// 64 for a pass; it stops where the table does not know the position.
+    pub fn best_line(&self, mut p: u64, mut o: u64, max: usize) -> Vec<u32> {
+        let mut line = Vec::new();
+        while line.len() < max {
+            if moves8(p, o) == 0 {
+                if moves8(o, p) == 0 {
+                    break;
+                }
+                line.push(64);
+                std::mem::swap(&mut p, &mut o);
+                continue;
+            }
+            let e = self.tt[Self::slot(p, o)];
+            if !(e.used && e.p == p && e.o == o && e.best < 64) {
+                break;
+            }
+            let Some((np, no)) = play(p, o, e.best as u32) else {
+                break;
+            };
+            line.push(e.best as u32);
+            (p, o) = (no, np);
+        }
+        line
     }
 
     /// Positions visited by the last solve.
@@ -132,8 +279,7 @@ impl Solver {
     /// Like [`Solver::solve`] within the window (`alpha`, `beta`): an exact margin when it lies
     /// inside, else a bound on the side it fell (fail-soft).
     pub fn solve_window(&mut self, p: u64, o: u64, alpha: i32, beta: i32) -> Option<Solution> {
-        self.nodes = 0;
-        self.aborted = false;
+        self.start();
         let (margin, best) = self.root(p, o, alpha, beta);
         if self.aborted {
             None
@@ -148,8 +294,7 @@ impl Solver {
 
     /// The exact margin after each legal move of `p` (bit index, margin for `p`), best first.
     pub fn solve_each(&mut self, p: u64, o: u64) -> Option<Vec<(u32, i32)>> {
-        self.nodes = 0;
-        self.aborted = false;
+        self.start();
         let mut out = Vec::new();
         let mut moves = moves8(p, o);
         while moves != 0 {
@@ -207,8 +352,8 @@ impl Solver {
     /// Negamax value of `p` to move, fail-soft within (`alpha`, `beta`).
     fn search(&mut self, p: u64, o: u64, mut alpha: i32, mut beta: i32) -> i32 {
         self.nodes += 1;
-        if self.nodes >= self.max_nodes {
-            self.aborted = true;
+        if self.nodes >= self.limit {
+            self.poll();
         }
         if self.aborted {
             return 0;

@@ -20,7 +20,46 @@
 
 use super::board::{Bits, Board, Geometry};
 use super::{Repr, Reversi};
-use crate::core::{Evaluator, PlayerId, TermSink, ValueUnit};
+use crate::core::{
+    Evaluator, MarginScale, Outcome, PlayerId, TermSink, ValueScale, ValueUnit, WIN_SCORE,
+};
+
+/// Where the search values of finished games start: above every heuristic value (a few thousand
+/// at most), so that a win is worth more than any unfinished position.
+pub const DECIDED_BASE: f64 = WIN_SCORE / 2.0 + 1000.0;
+/// Value per disc of final margin in a finished game's search value.
+pub const PER_DISC: f64 = 100.0;
+
+/// The final disc margin of a finished game for `player`, the empty cells going to the winner
+/// (the World Othello Federation's rule, which the FFO endgame suite uses).
+pub fn final_margin(pos: &Reversi, player: PlayerId) -> i32 {
+    let d = pos.discs(player) as i32 - pos.discs(1 - player) as i32;
+    let e = pos.empties() as i32;
+    d.signum() * (d.abs() + if d != 0 { e } else { 0 })
+}
+
+/// The search value of a finished game with final `margin` for the searching player, ended `ply`
+/// plies below the root: `±(DECIDED_BASE + PER_DISC * |margin| + 99 - ply)`, so that a larger
+/// margin always wins, then a quicker win (or a slower loss); a draw is 0.
+pub fn decided_value(margin: i32, ply: u32) -> f64 {
+    if margin == 0 {
+        return 0.0;
+    }
+    let v = DECIDED_BASE + PER_DISC * margin.unsigned_abs() as f64 + (99 - ply.min(99)) as f64;
+    v * margin.signum() as f64
+}
+
+/// Reads a value made by [`decided_value`] back: the margin and the plies to the end (`None` for
+/// a value of an unfinished game).
+pub fn decided_margin(value: f64) -> Option<(i32, u32)> {
+    let r = value.abs() - DECIDED_BASE;
+    if !(0.0..=PER_DISC * 65.0).contains(&r) {
+        return None;
+    }
+    let margin = (r / PER_DISC).floor();
+    let plies = 99 - (r - margin * PER_DISC).round() as u32;
+    Some(((margin as i32) * value.signum() as i32, plies))
+}
 
 /// Reversi evaluators.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -211,6 +250,28 @@ fn discs<G: Geometry, S: TermSink>(b: &Board<G>, perspective: PlayerId, sink: &m
 impl Evaluator<Reversi> for ReversiEval {
     fn prescore_is_evaluation(&self) -> bool {
         true
+    }
+
+    /// A finished game is worth its final disc margin (see [`decided_value`]), not only a win or
+    /// a loss: the search picks the move with the best margin.
+    fn terminal(&self, pos: &Reversi, _outcome: Outcome, perspective: PlayerId, ply: u32) -> f64 {
+        decided_value(final_margin(pos, perspective), ply)
+    }
+
+    /// Finished games read as `"win by 38 discs"` / `"loss by 12 discs"` (see [`decided_value`]);
+    /// others in the unit.
+    fn scale(&self) -> ValueScale {
+        ValueScale {
+            decided: Some(DECIDED_BASE),
+            win: None,
+            margin: Some(MarginScale {
+                per: PER_DISC,
+                plies_from: 99.0,
+                unit: "discs".into(),
+                one: "disc".into(),
+            }),
+            ..ValueScale::of(self.unit())
+        }
     }
 
     /// `discs` counts discs; `strong` counts evaluation points (a corner is worth 25 to 60).

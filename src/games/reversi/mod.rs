@@ -14,7 +14,7 @@
 mod bitboard;
 mod board;
 pub mod endgame;
-mod eval;
+pub mod eval;
 mod general;
 mod notation;
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
@@ -24,7 +24,7 @@ mod view;
 pub use eval::ReversiEval;
 pub use notation::{format_record, parse_record};
 
-use super::{GameInfo, Playable};
+use super::{AiDefaults, GameInfo, Playable, Solved, SolvedMove};
 use crate::core::{
     Error, Game, IllegalMove, Outcome, ParseMoveError, ParsePositionError, PerftConvention,
     PerftLimit, PlayerId, Turn,
@@ -394,6 +394,10 @@ impl Playable for Reversi {
         ],
         chance: false,
         players: 2,
+        ai: AiDefaults {
+            depth: 20,
+            time_ms: 2000,
+        },
     };
 
     fn new_game(id: &str) -> Result<Self, Error> {
@@ -414,6 +418,71 @@ impl Playable for Reversi {
 
     fn perft_convention() -> PerftConvention {
         PerftConvention::FinishedCountsOne
+    }
+
+    /// 8x8 boards have an exact solver: its size is the empty squares.
+    fn exact_size(&self) -> Option<u32> {
+        self.bitboards().map(|_| self.empties())
+    }
+
+    /// The endgame solver ([`endgame::Solver`]), its margins as search values
+    /// ([`eval::decided_value`], counting the empty squares as the plies to the end).
+    fn solve_exact(
+        &self,
+        keep_going: &mut dyn FnMut(u64) -> bool,
+    ) -> Option<Solved<ReversiMove>> {
+        let (p, o) = self.bitboards()?;
+        let mut solver = endgame::Solver::new().with_check(keep_going);
+        let root = solver.solve_root(p, o)?;
+        let plies = self.empties();
+        let to_move = |sq: u32| ReversiMove::at((sq / 8) as usize, (sq % 8) as usize);
+        let moves = root
+            .iter()
+            .map(|r| SolvedMove {
+                mv: to_move(r.square),
+                value: eval::decided_value(r.margin, plies),
+                exact: r.exact,
+            })
+            .collect::<Vec<_>>();
+        let mut nodes = solver.nodes();
+        let mut line = Vec::new();
+        if let Some(best) = root.first() {
+            // The best line: the solver's table knows its start; the last few empties (which it
+            // does not keep) are solved again one move at a time, which costs little.
+            let (np, no) = endgame::play_square(p, o, best.square)?;
+            let mut squares = vec![best.square];
+            squares.extend(solver.best_line(no, np, 64));
+            let (mut a, mut b) = (p, o);
+            for &x in &squares {
+                (a, b) = if x == 64 {
+                    (b, a)
+                } else {
+                    let (na, nb) = endgame::play_square(a, b, x)?;
+                    (nb, na)
+                };
+            }
+            while squares.len() < 64 {
+                let Some(s) = solver.solve(a, b) else { break };
+                nodes += s.nodes;
+                match s.best {
+                    Some(x) => {
+                        let (na, nb) = endgame::play_square(a, b, x)?;
+                        (a, b) = (nb, na);
+                        squares.push(x);
+                    }
+                    None if endgame::has_move(b, a) => {
+                        (a, b) = (b, a);
+                        squares.push(64);
+                    }
+                    None => break,
+                }
+            }
+            line = squares
+                .into_iter()
+                .map(|x| if x == 64 { ReversiMove::Pass } else { to_move(x) })
+                .collect();
+        }
+        Some(Solved { moves, line, nodes })
     }
 
     /// Perft on the bit sets, convention "a pass uses a ply; a finished game counts 1 at every

@@ -17,7 +17,7 @@ mod view;
 
 pub use eval::TextbookEval;
 
-use super::{GameInfo, Playable};
+use super::{AiDefaults, GameInfo, Playable};
 use crate::core::{
     Error, Game, Outcome, ParseMoveError, ParsePositionError, PerftConvention, PlayerId, Turn,
 };
@@ -376,6 +376,10 @@ impl Playable for Textbook {
         ],
         chance: false,
         players: 2,
+        ai: AiDefaults {
+            depth: 3,
+            time_ms: 1000,
+        },
     };
 
     fn new_game(id: &str) -> Result<Self, Error> {

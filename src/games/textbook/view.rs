@@ -1,16 +1,18 @@
-//! The textbook trees' board view: the tree drawn on a square grid, one row per level (the root on
-//! top) and one column per leaf (in the order written), each inner node above the middle of its
-//! leaves. MAX nodes are player 0's pieces, MIN nodes player 1's, chance nodes and leaves neutral,
-//! each labelled (A, B, ... or the leaf's value). A marker stands on the node reached; a move
-//! moves it to a child.
+//! The textbook trees' board view: the tree itself ([`Geometry::Tree`]), one level per row (the root
+//! on top), the leaves across in the order written and each inner node above the middle of its
+//! leaves, an edge from each node to each of its children. MAX nodes are player 0's pieces, MIN
+//! nodes player 1's, chance nodes and leaves neutral, each labelled (A, B, ... or the leaf's
+//! value). A marker stands on the node reached and the edges from the root to it are marked; a
+//! move moves the marker to a child.
 
 use super::{Child, Kind, Spec, Textbook};
 use crate::core::{
     BoardView, Cell, Coord, Game, Geometry, Highlight, Info, Labels, MoveKind, MoveView, Piece,
-    Viewable,
+    Point, Segment, Viewable,
 };
 
-/// Each node's cell: its level, and the middle of its leaves' columns. Returns the cells and the
+/// Each node's cell: its level down, and across the middle of its leaves' columns counted in half
+/// columns (a node over leaves 0 and 1 is at 1, the leaves at 0 and 2). Returns the cells and the
 /// number of leaves.
 fn layout(spec: &Spec) -> (Vec<Coord>, u32) {
     let n = spec.nodes.len();
@@ -35,7 +37,7 @@ fn layout(spec: &Spec) -> (Vec<Coord>, u32) {
     let cells = (0..n)
         .map(|i| {
             let (a, b) = span[i];
-            Coord::new(((a + b) / 2) as i32, spec.depth[i] as i32)
+            Coord::new((a + b) as i32, spec.depth[i] as i32)
         })
         .collect();
     (cells, next.max(1))
@@ -66,7 +68,13 @@ impl Viewable for Textbook {
         let spec = self.spec();
         let (at, width) = layout(spec);
         let height = spec.depth.iter().copied().max().unwrap_or(0) + 1;
-        let mut view = BoardView::new(Geometry::Square { width, height }, "discs");
+        let mut view = BoardView::new(
+            Geometry::Tree {
+                width: 2 * width - 1,
+                height,
+            },
+            "discs",
+        );
         let rows = (0..height)
             .map(|d| {
                 let kinds: Vec<&str> = spec
@@ -89,26 +97,22 @@ impl Viewable for Textbook {
             })
             .collect();
         view.labels = Some(Labels {
-            columns: (1..=width).map(|c| c.to_string()).collect(),
+            columns: Vec::new(),
             rows,
         });
-        let mut grid: Vec<Vec<Piece>> = vec![Vec::new(); (width * height) as usize];
+        // The nodes, in the order written (pre-order), the marker on the node reached.
         for i in 0..spec.nodes.len() {
-            let c = at[i];
-            grid[(c.y as u32 * width + c.x as u32) as usize].push(piece(spec, i as u32));
+            let mut pieces = vec![piece(spec, i as u32)];
+            if i as u32 == self.node() {
+                pieces.push(marker());
+            }
+            view.cells.push(Cell::new(at[i], pieces));
         }
-        let here = at[self.node() as usize];
-        grid[(here.y as u32 * width + here.x as u32) as usize].push(marker());
-        for (k, pieces) in grid.into_iter().enumerate() {
-            let k = k as u32;
-            view.cells.push(Cell::new(
-                Coord::new((k % width) as i32, (k / width) as i32),
-                pieces,
-            ));
-        }
-        // The path from the root to the node reached.
+        // The path from the root to the node reached: its nodes, and its edges marked apart.
+        let mut on_path = vec![false; spec.nodes.len()];
         let mut i = self.node();
         loop {
+            on_path[i as usize] = true;
             view.highlights.push(Highlight {
                 at: at[i as usize],
                 kind: "path",
@@ -117,6 +121,23 @@ impl Viewable for Textbook {
                 break;
             }
             i = spec.parent[i as usize];
+        }
+        let point = |c: Coord| Point {
+            x: c.x as f64,
+            y: c.y as f64,
+        };
+        for (p, node) in spec.nodes.iter().enumerate() {
+            for &c in &node.children {
+                view.paths.push(Segment {
+                    from: point(at[p]),
+                    to: point(at[c as usize]),
+                    kind: if on_path[p] && on_path[c as usize] {
+                        "path"
+                    } else {
+                        "edge"
+                    },
+                });
+            }
         }
         view.hands = vec![Vec::new(), Vec::new()];
         let n = &spec.nodes[self.node() as usize];

@@ -17,7 +17,10 @@
 //! is floored at [`FLOOR`].
 
 use super::{mergeable, rank_value, transpose, Threes};
-use crate::core::{describe_value, Evaluator, Outcome, PlayerId, TermSink, ValueText, ValueUnit};
+use crate::core::{
+    describe_value, Evaluator, LostScale, Outcome, PlayerId, TermSink, ValueScale, ValueText,
+    ValueUnit,
+};
 use std::sync::{Arc, OnceLock};
 
 /// The evaluator names, the default first.
@@ -417,6 +420,22 @@ impl Evaluator<Threes> for ThreesEval {
         Some(pos.board())
     }
 
+    /// Lost games count the plies survived ([`LOST`] + 1,000 a ply); live values are evaluation
+    /// points.
+    fn scale(&self) -> ValueScale {
+        ValueScale {
+            decided: None,
+            margin: None,
+            win: None,
+            lost: Some(LostScale {
+                at: LOST,
+                per_ply: 1_000.0,
+                max_plies: 64,
+            }),
+            ..ValueScale::of(ValueUnit::POINTS)
+        }
+    }
+
     /// Live boards read as board quality in thousands of evaluation points (higher is better); a
     /// certain loss as the plies (swipes and deals) to it; values between mix lines that lose.
     fn describe(&self, value: f64) -> ValueText {
@@ -429,6 +448,7 @@ impl Evaluator<Threes> for ThreesEval {
                 text: format!("board quality {k:.1}k"),
                 amount: Some(k),
                 decided: None,
+                margin: None,
             };
         }
         if value <= LOST + 64_000.0 {
@@ -440,12 +460,14 @@ impl Evaluator<Threes> for ThreesEval {
                 ),
                 amount: None,
                 decided: Some(-plies),
+                margin: None,
             };
         }
         ValueText {
             text: "some lines lose".to_string(),
             amount: Some(FLOOR / 1000.0),
             decided: None,
+            margin: None,
         }
     }
 }

@@ -18,7 +18,7 @@ mod view;
 pub use deck::{Deck, Hint};
 pub use eval::ThreesEval;
 
-use super::{GameInfo, Playable};
+use super::{AiDefaults, GameInfo, Playable};
 use crate::core::{
     split_variant, Error, Game, Outcome, ParseMoveError, ParsePositionError, PlayerId, Rng, Turn,
 };
@@ -562,6 +562,10 @@ impl Playable for Threes {
         variants: &[("threes-1", "Threes, the deal from seed 1 (any threes-S)")],
         chance: true,
         players: 1,
+        ai: AiDefaults {
+            depth: 8,
+            time_ms: 1000,
+        },
     };
 
     fn new_game(id: &str) -> Result<Self, Error> {

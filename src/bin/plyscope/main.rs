@@ -2,6 +2,8 @@
 //!
 //! Run `plyscope help` for the commands. Bad arguments print a message and exit with status 2.
 
+mod threes_bench;
+
 use plyscope::core::Error;
 use plyscope::core::{now_ms, shown, PerftBudget};
 use plyscope::games::CATALOGUE;
@@ -84,7 +86,14 @@ USAGE:
         --eval NAME         evaluator (default: the game's own default)
         --quotient Q        randomness quotient (0: always the best move)
         --branching N       keep only the best N moves of each node by pre-score
-        --tt                use a transposition table
+        --tt, --no-tt       use the transposition table, or not (default: on for alpha-beta)
+        --tt-bits B         the table holds 2^B entries (10 to 26, default 18)
+        --plain             the textbook alpha-beta: every technique below off, and no table
+        --no-pvs, --no-aspiration, --no-killers, --no-history, --no-lmr, --no-null-move
+                            turn one technique off (--pvs ... turn it on after --plain); see
+                            docs/engine-options.md
+        --aspiration-window W  the aspiration window's half-width (0: automatic)
+        --quiescence N      plies of quiescence extension at unstable positions (default 4)
         --no-ordering       do not order moves by pre-score
         --no-steps          expectimax under a budget: no probability steps (docs/engine-options.md)
         --seed S            seed for random choices
@@ -100,7 +109,15 @@ USAGE:
         --tree-max-mb N     budget for the tree in MB, in memory and written (default 256)
         --node-cap N        cap on recorded tree nodes (default 200000); a capped tree keeps every
                             root move, the principal variations, then whole levels from the top
+        --exact N           solve exactly (8x8 Reversi's endgame solver) from N empty squares
+                            (default 20; 0: never); the value is then the final disc margin
         --json              print the result as JSON
+  plyscope match <game> [--a JSON] [--b JSON] [--games N] [--random-plies K] [--seed S]
+                 [--max-plies M]
+      Play N games (default 20) between two search settings (JSON objects of search options, as
+      the page sends; default {}: the defaults), colours alternated, each pair of games from the
+      same opening of K random moves (default 4, seeded by S). Prints each game and A's score,
+      with nodes and milliseconds a move for each side and the load average.
   plyscope bench [--quick]
       Fixed benchmarks: perft speed, search speed with and without tree recording, and MCTS
       iterations a second in every game.
@@ -176,6 +193,7 @@ fn run(args: &[String]) -> Result<(), Usage> {
         "threes-bench" => threes_bench(rest),
         "mcts-match" => mcts_match(rest),
         "solve" => solve(rest),
+        "match" => play_match(rest),
         "uai" => {
             plyscope::protocol::uai::run(std::io::stdin(), std::io::stdout());
             Ok(())
@@ -185,7 +203,7 @@ fn run(args: &[String]) -> Result<(), Usage> {
             Ok(())
         }
         other => Err(Usage(format!(
-            "unknown command {}: expected games, perft, search, solve, bench, threes-bench, mcts-match, uai, uhp or help",
+            "unknown command {}: expected games, perft, search, solve, match, bench, threes-bench, mcts-match, uai, uhp or help",
             shown(other)
         ))),
     }
@@ -420,6 +438,142 @@ fn perft(args: &[String]) -> Result<(), Usage> {
     Ok(())
 }
 
+/// Per-side totals of a match.
+#[derive(Default)]
+struct Side {
+    moves: u64,
+    nodes: u64,
+    ms: f64,
+}
+
+fn play_match(args: &[String]) -> Result<(), Usage> {
+    let game = match args.first() {
+        Some(g) if !g.starts_with("--") => g,
+        _ => {
+            return Err(Usage(
+                "match needs a game: plyscope match <game> [options]".into(),
+            ))
+        }
+    };
+    let opts = Opts::parse(
+        &args[1..],
+        &[],
+        &[
+            "--a",
+            "--b",
+            "--games",
+            "--random-plies",
+            "--seed",
+            "--max-plies",
+        ],
+    )?;
+    let cfg_a = SearchConfig::from_json(opts.value("--a").unwrap_or("{}"))?;
+    let cfg_b = SearchConfig::from_json(opts.value("--b").unwrap_or("{}"))?;
+    let games: usize = opts.number("--games", "a whole number")?.unwrap_or(20);
+    let plies: usize = opts
+        .number("--random-plies", "a whole number")?
+        .unwrap_or(4);
+    let seed: u64 = opts.number("--seed", "a whole number")?.unwrap_or(1);
+    let max_plies: usize = opts.number("--max-plies", "a whole number")?.unwrap_or(400);
+    let mut rng = plyscope::core::Rng::seeded(seed);
+    let (mut win, mut draw, mut loss) = (0u32, 0u32, 0u32);
+    let mut sides = [Side::default(), Side::default()];
+    let mut opening: Vec<String> = Vec::new();
+    let start = now_ms();
+    for g in 0..games {
+        let mut s = new_session(game)?;
+        if g % 2 == 0 {
+            // A new opening for each pair of games.
+            opening.clear();
+            for _ in 0..plies {
+                if s.outcome().is_some() {
+                    break;
+                }
+                let ms = s.legal_moves();
+                if ms.is_empty() {
+                    s.play_chance()?;
+                    continue;
+                }
+                let m = ms[rng.below(ms.len() as u64) as usize].text.clone();
+                s.play(&m)?;
+                opening.push(m);
+            }
+        } else {
+            for m in &opening {
+                s.play(m)?;
+            }
+        }
+        let players = s.players();
+        // A plays the first player in even games, the second in odd ones.
+        let a_name = players[g % 2].clone();
+        let mut n = 0;
+        while s.outcome().is_none() && n < max_plies {
+            if s.legal_moves().is_empty() {
+                s.play_chance()?;
+                continue;
+            }
+            let a_moves = s.to_move() == a_name;
+            let mut cfg = if a_moves {
+                cfg_a.clone()
+            } else {
+                cfg_b.clone()
+            };
+            cfg.seed = Some(seed.wrapping_mul(1000).wrapping_add((g * 1000 + n) as u64));
+            let r = s.search(&cfg, Hooks::default())?;
+            let side = &mut sides[if a_moves { 0 } else { 1 }];
+            side.moves += 1;
+            side.nodes += r.stats.nodes;
+            side.ms += r.stats.time_ms;
+            s.play(&r.mv)?;
+            n += 1;
+        }
+        let outcome = s.outcome().unwrap_or_else(|| "unfinished (draw)".into());
+        let result = if outcome == format!("{a_name} wins") {
+            win += 1;
+            "A wins"
+        } else if outcome.ends_with(" wins") {
+            loss += 1;
+            "B wins"
+        } else {
+            draw += 1;
+            "draw"
+        };
+        outln!(
+            "game {:>3}: A plays {:<6} opening {:<24} {:<8} ({outcome}, {} plies)",
+            g + 1,
+            a_name,
+            opening.join(" "),
+            result,
+            s.history().len()
+        );
+    }
+    let total = (win + draw + loss).max(1) as f64;
+    let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
+    outln!(
+        "A: {win} wins, {draw} draws, {loss} losses: {:.1} % ({} games, {:.0} s)",
+        100.0 * (win as f64 + 0.5 * draw as f64) / total,
+        games,
+        (now_ms() - start) / 1000.0
+    );
+    for (name, side) in ["A", "B"].iter().zip(&sides) {
+        let m = side.moves.max(1) as f64;
+        outln!(
+            "{name}: {:.0} nodes a move, {:.1} ms a move ({} moves)",
+            side.nodes as f64 / m,
+            side.ms / m,
+            side.moves
+        );
+    }
+    outln!(
+        "load average: {}",
+        load.split_whitespace()
+            .take(3)
+            .collect::<Vec<_>>()
+            .join(" ")
+    );
+    Ok(())
+}
+
 fn search(args: &[String]) -> Result<(), Usage> {
     let game = match args.first() {
         Some(g) if !g.starts_with("--") => g,
@@ -434,9 +588,23 @@ fn search(args: &[String]) -> Result<(), Usage> {
         &[
             "--json",
             "--tt",
+            "--no-tt",
             "--no-ordering",
             "--no-steps",
             "--no-priors",
+            "--plain",
+            "--pvs",
+            "--no-pvs",
+            "--aspiration",
+            "--no-aspiration",
+            "--killers",
+            "--no-killers",
+            "--history",
+            "--no-history",
+            "--lmr",
+            "--no-lmr",
+            "--null-move",
+            "--no-null-move",
         ],
         &[
             "--position",
@@ -457,6 +625,10 @@ fn search(args: &[String]) -> Result<(), Usage> {
             "--tree-format",
             "--tree-max-mb",
             "--node-cap",
+            "--quiescence",
+            "--tt-bits",
+            "--aspiration-window",
+            "--exact",
         ],
     )?;
     let mut s = session_at(game, opts.value("--position"))?;
@@ -491,7 +663,43 @@ fn search(args: &[String]) -> Result<(), Usage> {
     if let Some(b) = opts.number("--branching", "a whole number (0: no limit)")? {
         cfg.branching_limit = b;
     }
-    cfg.transposition_table = opts.flag("--tt");
+    // --plain first: the flags after it turn single techniques back on.
+    if opts.flag("--plain") {
+        cfg = SearchConfig {
+            transposition_table: Some(false),
+            ..cfg.without_techniques()
+        };
+    }
+    if opts.flag("--tt") {
+        cfg.transposition_table = Some(true);
+    }
+    if opts.flag("--no-tt") {
+        cfg.transposition_table = Some(false);
+    }
+    for (flag, on) in [
+        ("pvs", &mut cfg.pvs),
+        ("aspiration", &mut cfg.aspiration),
+        ("killers", &mut cfg.killers),
+        ("history", &mut cfg.history),
+        ("lmr", &mut cfg.lmr),
+        ("null-move", &mut cfg.null_move),
+    ] {
+        if opts.flag(&format!("--no-{flag}")) {
+            *on = false;
+        }
+        if opts.flag(&format!("--{flag}")) {
+            *on = true;
+        }
+    }
+    if let Some(q) = opts.number("--quiescence", "a whole number of plies from 0 to 16")? {
+        cfg.quiescence = q;
+    }
+    if let Some(b) = opts.number("--tt-bits", "a whole number from 10 to 26")? {
+        cfg.tt_bits = b;
+    }
+    if let Some(w) = opts.number::<f64>("--aspiration-window", "evaluation units (0: automatic)")? {
+        cfg.aspiration_window = w;
+    }
     cfg.move_ordering = !opts.flag("--no-ordering");
     cfg.probability_steps = !opts.flag("--no-steps");
     cfg.seed = opts.number("--seed", "a whole number")?;
@@ -508,6 +716,9 @@ fn search(args: &[String]) -> Result<(), Usage> {
     cfg.mcts_priors = !opts.flag("--no-priors");
     if let Some(c) = opts.number("--node-cap", "a whole number")? {
         cfg.node_cap = c;
+    }
+    if let Some(e) = opts.number("--exact", "a whole number of empty squares (0: never)")? {
+        cfg.exact_endgame = e;
     }
     let tree_file = opts.value("--tree");
     let v1 = match opts.value("--tree-format") {
@@ -565,12 +776,26 @@ fn search(args: &[String]) -> Result<(), Usage> {
             report.rank,
             report.reason
         );
-        outln!("value       {}", report.value);
-        outln!("pv          {}", report.pv.join(" "));
         outln!(
-            "stats       {} nodes, {} leaves, {:.1} ms, depth {}, {} prune events cutting {} moves, {} TT hits",
-            st.nodes, st.leaves, st.time_ms, st.depth_reached, st.prune_events, st.pruned_nodes, st.tt_hits
+            "value       {} for {} (search value {})",
+            report.value_text.text,
+            report.viewer,
+            report.value
         );
+        outln!("pv          {}", report.pv.join(" "));
+        if let Some(solved) = st.solver_nodes {
+            outln!(
+                "stats       solved exactly to the end: {} positions, {:.1} ms, {} empty squares",
+                solved,
+                st.time_ms,
+                st.depth_reached
+            );
+        } else {
+            outln!(
+                "stats       {} nodes, {} leaves, {:.1} ms, depth {}, {} prune events cutting {} moves, {} TT hits",
+                st.nodes, st.leaves, st.time_ms, st.depth_reached, st.prune_events, st.pruned_nodes, st.tt_hits
+            );
+        }
         if let (Some(file), Some(w)) = (tree_file, &written) {
             outln!(
                 "tree        {} nodes, {:.1} MB ({}) written to {file} in {:.1} ms (apart from the search)",
@@ -671,9 +896,9 @@ fn threes_bench(args: &[String]) -> Result<(), Usage> {
     if jobs == 0 {
         return Err(Usage("--jobs must be at least 1".into()));
     }
-    let mut cfg = plyscope::session::threes_bench::bench_config(time_ms, depth, seed);
+    let mut cfg = threes_bench::bench_config(time_ms, depth, seed);
     cfg.probability_steps = !opts.flag("--no-steps");
-    plyscope::session::threes_bench::threes_bench_jobs(
+    threes_bench::threes_bench_jobs(
         games,
         seed,
         &cfg,
@@ -1161,7 +1386,7 @@ fn threes_search_bench(quick: bool) -> Result<(), Usage> {
         "nodes/s"
     );
     let eval = ThreesEval::strong();
-    let cfg = plyscope::session::threes_bench::bench_config(None, depth, 1);
+    let cfg = threes_bench::bench_config(None, depth, 1);
     for (label, text) in positions {
         let pos = Threes::from_position_text("", text)
             .map_err(|e| Usage(format!("bench position {label}: {e}")))?;

@@ -1,9 +1,9 @@
 //! The Threes benchmark: plays seeded games with expectimax and prints the seed bot's table (low,
 //! median and high score, share of games reaching 384 ... 6144) and the mean time per move.
 
-use crate::core::{now_ms, Game, Rng, Turn};
-use crate::games::threes::{rank_value, Threes, ThreesEval, ThreesMove};
-use crate::search::{search, Algorithm, Hooks, SearchConfig};
+use plyscope::core::{now_ms, Game, Rng, Turn};
+use plyscope::games::threes::{rank_value, Threes, ThreesEval, ThreesMove};
+use plyscope::search::{search, Algorithm, Hooks, SearchConfig};
 use std::io::Write;
 
 /// The cards whose share of games reaching them the table reports.
@@ -40,7 +40,7 @@ pub fn bench_config(time_ms: Option<u64>, depth: u32, seed: u64) -> SearchConfig
         time_ms,
         iterative_deepening: time_ms.is_some(),
         move_ordering: false,
-        transposition_table: true,
+        transposition_table: Some(true),
         tt_bits: 16,
         chance_cutoff: 0.0001,
         random_ties: false,
@@ -80,58 +80,12 @@ pub fn play_game(seed: u64, cfg: &SearchConfig, eval: &ThreesEval) -> (Threes, u
     (pos, moves, ms)
 }
 
-/// Plays `games` games with seeds `seed`, `seed + 1`, ... at `time_ms` per move (or to `depth`
-/// without a budget), printing one line per game and then the summary table to `out`.
-pub fn threes_bench(
-    games: usize,
-    seed: u64,
-    time_ms: Option<u64>,
-    depth: u32,
-    out: &mut impl Write,
-) -> BenchSummary {
-    threes_bench_parallel(games, seed, time_ms, depth, 1, out)
-}
-
-/// [`threes_bench`] with `jobs` games at a time (see [`threes_bench_jobs`]).
-pub fn threes_bench_parallel(
-    games: usize,
-    seed: u64,
-    time_ms: Option<u64>,
-    depth: u32,
-    jobs: usize,
-    out: &mut impl Write,
-) -> BenchSummary {
-    let cfg = bench_config(time_ms, depth, seed);
-    threes_bench_jobs(games, seed, &cfg, &ThreesEval::strong(), jobs, out)
-}
-
-/// [`threes_bench`] with any search configuration (evaluator, cut-off, budgets); each game's
-/// search seed is its game seed.
-pub fn threes_bench_with(
-    games: usize,
-    seed: u64,
-    base: &SearchConfig,
-    out: &mut impl Write,
-) -> BenchSummary {
-    let eval = ThreesEval::by_name(&base.evaluator).unwrap_or_else(|_| ThreesEval::strong());
-    threes_bench_eval(games, seed, base, &eval, out)
-}
-
-/// [`threes_bench_with`] with an evaluator given directly (for tuning its parameters).
-pub fn threes_bench_eval(
-    games: usize,
-    seed: u64,
-    base: &SearchConfig,
-    eval: &ThreesEval,
-    out: &mut impl Write,
-) -> BenchSummary {
-    threes_bench_jobs(games, seed, base, eval, 1, out)
-}
-
 /// One finished game: (index, score, highest card, swipes, search time in ms).
 type GameResult = (usize, u64, u32, u64, f64);
 
-/// [`threes_bench_eval`] with `jobs` games played at once, each on its own thread (one search
+/// Plays `games` games with seeds `seed`, `seed + 1`, ... under `base` (each game's search seed is
+/// its game seed), printing one line per game and then the summary table to `out`; `jobs` games
+/// are played at once, each on its own thread (one search
 /// thread per game, so each search still has one core when `jobs` is at most the core count).
 /// Games are printed as they finish; the summary is over all games in seed order, the same as with
 /// one job. `jobs` of 0 or 1 plays the games one after another on the calling thread.
@@ -155,7 +109,7 @@ pub fn threes_bench_jobs(
             (None, _) => "no time budget".to_string(),
         },
         base.chance_cutoff,
-        crate::core::Evaluator::<Threes>::name(eval)
+        plyscope::core::Evaluator::<Threes>::name(eval)
     );
     let play = |g: usize| -> GameResult {
         let s = seed.wrapping_add(g as u64);

@@ -1,0 +1,110 @@
+// End-to-end tests of how the explorer shows the modern alpha-beta's techniques (docs/tree-format.md,
+// `null_window`, `failed_high`, `research`, `reduced`, `null_move`): the tooltip says why a node was
+// searched the way it was ("searched 1 ply shallower: late-move reduction"), the node carries a tag,
+// and the legend explains the tags. Fixed depths, no time limits: nothing depends on the machine's
+// speed. Screenshots: target/screenshots/tree-notes-*.png.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { useBrowser, openExplorer, openApp, pickGame, appState, shot, settle } from './harness.mjs';
+
+const env = useBrowser();
+
+async function hover(page, id, api = 'window.explorer') {
+  const box = await page.evaluate(([i, a]) => eval(a).nodeBox(i), [id, api]);
+  assert.ok(box, `node ${id} is shown`);
+  await page.mouse.move(box.x + 5, box.y + 3);
+  await page.waitForSelector('[data-testid=tree-tooltip]:not([hidden])');
+  return page.locator('[data-testid=tree-tooltip]').innerText();
+}
+
+/** A small alpha-beta tree with each note: a null-window search that failed high and its re-search, a reduced move, a null-move cut. */
+const DOC = {
+  format: 'plyscope-tree',
+  version: 1,
+  game: 'tictactoe',
+  engine: 'test',
+  algorithm: 'alphabeta',
+  perspective: 'x',
+  stats: { nodes: 9, leaves: 4, time_ms: 0, prune_events: 0, pruned_nodes: 0, tt_hits: 0, depth_reached: 2, truncated: false, researches: 1, reductions: 1, null_cuts: 1 },
+  root: {
+    id: 0, kind: 'max', value: 3, bound: 'exact', best: true,
+    children: [
+      { id: 1, move: 'a1', kind: 'min', value: 1, bound: 'exact', children: [{ id: 2, move: 'b1', kind: 'leaf', value: 1 }] },
+      { id: 3, move: 'b2', kind: 'min', value: 2, bound: 'lower', alpha: 1, beta: 1.0000000000000002, null_window: true, failed_high: true, children: [{ id: 4, move: 'c1', kind: 'leaf', value: 2 }] },
+      { id: 5, move: 'b2', kind: 'min', value: 3, bound: 'exact', alpha: 1, research: true, best: true, children: [{ id: 6, move: 'c1', kind: 'leaf', value: 3, best: true }] },
+      { id: 7, move: 'c3', kind: 'min', value: 0, bound: 'upper', alpha: 3, beta: 3.0000000000000004, null_window: true, reduced: 1, children: [{ id: 8, move: 'a3', kind: 'leaf', value: 0 }] },
+      { id: 9, move: 'a2', kind: 'min', value: -1, bound: 'upper', alpha: 3, beta: 3.0000000000000004, null_move: true },
+    ],
+  },
+};
+
+test('the tooltip says why a node was searched shallower, again or not at all, and the legend explains the tags', async () => {
+  const { page, errors } = await openExplorer(env, '', { width: 1400, height: 900 });
+  await page.locator('[data-testid=tree-json]').fill(JSON.stringify(DOC));
+  await page.locator('[data-testid=load-tree]').click();
+  await page.waitForFunction(() => window.explorer.model()?.root?.children?.length === 5);
+  await settle(page);
+  const reduced = await hover(page, 7);
+  assert.match(reduced, /searched 1 ply shallower: late-move reduction/);
+  assert.match(reduced, /null window/);
+  await shot(page, 'tree-notes-reduced');
+  const failed = await hover(page, 3);
+  assert.match(failed, /so the same move was searched again/);
+  const again = await hover(page, 5);
+  assert.match(again, /searched again, deeper or with the full window/);
+  const cut = await hover(page, 9);
+  assert.match(cut, /pruned by a null move/);
+  await shot(page, 'tree-notes-null-move');
+  const legend = await page.locator('.ps-legend').innerText();
+  for (const w of ['late-move reduction', 'null window', 're-search', 'null move']) assert.ok(legend.includes(w), `legend explains ${w}: ${legend}`);
+  // The notes survive the download (version 1): the document the explorer writes has them.
+  const out = await page.evaluate(() => JSON.stringify(window.explorer.subtree(0)));
+  for (const k of ['"reduced":1', '"research":true', '"failed_high":true', '"null_move":true', '"null_window":true']) assert.ok(out.includes(k), `saved document has ${k}`);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a Reversi search on the page shows null windows in the tree, and its tooltip says so', async () => {
+  const { context, page, errors } = await openApp(env, { width: 1400, height: 900 });
+  await pickGame(page, 'reversi');
+  await page.selectOption('[data-testid=side-0-level]', 'human');
+  await page.selectOption('[data-testid=side-1-level]', 'alphabeta');
+  for (const [k, v] of [['depth', '5'], ['time', '0']]) {
+    await page.fill(`[data-testid=side-1-${k}]`, v);
+    await page.dispatchEvent(`[data-testid=side-1-${k}]`, 'change');
+  }
+  // The techniques are switches under the AI player; all on by default.
+  assert.equal(await page.locator('[data-testid=side-1-tech-lmr]').isChecked(), true);
+  const first = (await appState(page)).legal[0].move;
+  const c = await page.evaluate((m) => window.plyscope.cellCenterOf(m), first);
+  await page.mouse.click(c.x, c.y);
+  await page.waitForFunction(() => window.plyscope.state.history.length >= 2, null, { timeout: 120000 });
+  const aiMove = (await appState(page)).history[1];
+  await page.waitForFunction((mv) => window.plyscope.explorer?.current()?.chosen?.move === mv && window.plyscope.explorer.current().stats?.depth_reached === 5, aiMove, { timeout: 60000 });
+  await page.locator('[data-testid=tree-panel]').scrollIntoViewIfNeeded();
+  const facts = await page.evaluate(() => {
+    // The model (nodes with their note byte), not the document.
+    const m = window.plyscope.explorer.model();
+    let reduced = 0;
+    let scouts = 0;
+    const stack = [m.root];
+    while (stack.length) {
+      const n = stack.pop();
+      if (n.note >> 4) reduced++;
+      if (n.note & 1) scouts++;
+      for (const k of n.children || []) stack.push(k);
+    }
+    const scout = m.root.children.find((k) => k.note & 1);
+    return { reduced, scouts, scout: scout ? scout.id : null, settings: window.plyscope.explorer.current().settings };
+  });
+  assert.ok(facts.scouts > 0, 'null-window searches are in the tree');
+  assert.ok(facts.reduced > 0, 'late-move reductions are in the tree');
+  assert.equal(facts.settings.lmr, true);
+  assert.equal(facts.settings.pvs, true);
+  assert.notEqual(facts.scout, null, 'a root move searched with a null window');
+  const tip = await hover(page, facts.scout, 'window.plyscope.explorer');
+  assert.match(tip, /null window: it only asked whether this move beats the best so far/);
+  await shot(page, 'tree-notes-app');
+  assert.deepEqual(errors, []);
+  await context.close();
+});

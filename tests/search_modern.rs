@@ -1,0 +1,361 @@
+//! The modern alpha-beta: principal variation search, aspiration windows, the transposition
+//! table, killers and history, late-move reductions, null moves and the quiescence hook. Each
+//! technique is seen in the recorded tree (null windows, re-searches, reductions, null-move cuts),
+//! the techniques that must not change a value do not, every search plays a legal move, and
+//! tic-tac-toe stays perfect with everything on.
+
+mod common;
+
+use plyscope::core::{Game, Turn};
+use plyscope::games::ataxx::Ataxx;
+use plyscope::games::khet::Khet;
+use plyscope::games::reversi::Reversi;
+use plyscope::games::tictactoe::TicTacToe;
+use plyscope::games::Playable;
+use plyscope::search::{search, Hooks, SearchConfig};
+use plyscope::tree::{NodeKind, Note, Tree, TreeDocument};
+
+fn recorded<G: Playable>(
+    pos: &G,
+    cfg: SearchConfig,
+) -> (plyscope::search::SearchResult<G::Move>, Tree) {
+    let eval = G::evaluator("").unwrap();
+    let mut r = search(
+        pos,
+        &eval,
+        &SearchConfig {
+            record_tree: true,
+            seed: Some(7),
+            ..cfg
+        },
+        Hooks::default(),
+    )
+    .unwrap();
+    let t = r.tree.take().expect("a recorded tree");
+    (r, t)
+}
+
+fn reversi_midgame() -> Reversi {
+    let mut pos = Reversi::new_game("reversi").unwrap();
+    for m in "f5 d6 c3 d3 c4 f4 c5 b3 c2 e6 c6 b4".split_whitespace() {
+        let mv = pos.parse_move(m).unwrap();
+        pos.play(mv).unwrap();
+    }
+    pos
+}
+
+/// Every node with `note` set, as (index, note).
+fn noted(t: &Tree, flag: u8) -> Vec<usize> {
+    (0..t.len())
+        .filter(|&i| t.nodes[i].note.has(flag))
+        .collect()
+}
+
+#[test]
+fn the_defaults_use_every_technique_and_the_plain_mode_none() {
+    let d = SearchConfig::default();
+    assert!(d.pvs && d.aspiration && d.killers && d.history && d.lmr && d.null_move);
+    assert!(d.uses_tt(), "the table is on for alpha-beta by default");
+    let p = SearchConfig::plain();
+    assert!(!(p.pvs || p.aspiration || p.killers || p.history || p.lmr || p.null_move));
+    assert_eq!(p.quiescence, 0);
+    assert!(!p.uses_tt());
+    // JSON: every switch by name; bad values are refused with the field's name.
+    let c = SearchConfig::from_json(
+        r#"{"pvs": false, "lmr": false, "transposition_table": false, "tt_bits": 12}"#,
+    )
+    .unwrap();
+    assert!(!c.pvs && !c.lmr && !c.uses_tt() && c.aspiration);
+    let e = SearchConfig::from_json(r#"{"quiescence": 99}"#)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("quiescence"), "{e}");
+    let e = SearchConfig::from_json(r#"{"aspiration_window": -1}"#)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("aspiration_window"), "{e}");
+}
+
+#[test]
+fn pvs_and_aspiration_give_plain_alpha_betas_value_in_reversi_and_ataxx() {
+    let r = common::random_positions(&Reversi::new_game("reversi").unwrap(), 12, 40, 11);
+    common::search_agreement(&r, 4, "");
+    let a = common::random_positions(&Ataxx::new_game("ataxx").unwrap(), 8, 30, 12);
+    common::search_agreement(&a, 3, "");
+}
+
+#[test]
+fn a_pvs_search_records_null_windows_and_the_research_after_a_fail_high() {
+    let pos = reversi_midgame();
+    // One depth (no iterative deepening), so that the statistics are the tree's.
+    let cfg = SearchConfig {
+        depth: 5,
+        lmr: false,
+        ..SearchConfig::default()
+    };
+    let (r, t) = recorded(&pos, cfg);
+    let scouts = noted(&t, Note::NULL_WINDOW);
+    let failed = noted(&t, Note::FAILED_HIGH);
+    let again = noted(&t, Note::RESEARCH);
+    assert!(
+        scouts.len() > 10,
+        "null-window searches recorded: {}",
+        scouts.len()
+    );
+    assert!(
+        !failed.is_empty(),
+        "a null-window search failed high somewhere ({} re-searches, {} in the tree, {} nodes)",
+        r.stats.researches,
+        again.len(),
+        t.len()
+    );
+    assert_eq!(
+        r.stats.researches as usize,
+        again.len(),
+        "every re-search is in the tree"
+    );
+    // A failed search is followed by the re-search of the same move, under the same parent.
+    let (first, next) = t.links();
+    let _ = first;
+    for &i in &failed {
+        let j = next[i];
+        assert_ne!(j, u32::MAX, "node {i} failed high but has no next sibling");
+        let (a, b) = (&t.nodes[i], &t.nodes[j as usize]);
+        assert_eq!(a.mv, b.mv, "the re-search plays the same move");
+        assert!(
+            b.note.has(Note::RESEARCH),
+            "the next sibling of {i} is a re-search"
+        );
+        assert!(
+            a.note.has(Note::NULL_WINDOW),
+            "only null-window searches fail high without LMR"
+        );
+        // The null window: zero width at the parent's bound.
+        let (lo, hi) = (a.alpha.unwrap(), a.beta.unwrap());
+        assert_eq!(lo.next_up(), hi, "a null window is zero-width: {lo} {hi}");
+    }
+    // The principal variation follows re-searches, never the searches they replaced.
+    for (i, n) in t.nodes.iter().enumerate() {
+        if n.best {
+            assert!(
+                !n.note.has(Note::FAILED_HIGH),
+                "node {i} on the PV failed high"
+            );
+        }
+    }
+    // The flags survive every serialization: v1 (checked against the schema), v2, binary.
+    let doc = t.to_document();
+    let json: serde_json::Value = serde_json::from_str(&doc.to_json()).unwrap();
+    let schema = common::tree_schema();
+    assert!(
+        schema.is_valid(&json),
+        "the v1 document validates against the schema"
+    );
+    let text = doc.to_json();
+    assert!(text.contains("\"null_window\":true") && text.contains("\"research\":true"));
+    assert!(text.contains("\"failed_high\":true"));
+    let back = Tree::from_document(&serde_json::from_str::<TreeDocument>(&text).unwrap());
+    assert_eq!(
+        back.nodes.iter().map(|n| n.note).collect::<Vec<_>>(),
+        t.nodes.iter().map(|n| n.note).collect::<Vec<_>>()
+    );
+    let compact = t.to_compact_json();
+    let v2: serde_json::Value = serde_json::from_str(&compact).unwrap();
+    assert!(
+        schema.is_valid(&v2),
+        "the v2 document validates against the schema"
+    );
+    let back = Tree::from_compact_json(&compact).unwrap();
+    assert_eq!(
+        back.nodes.iter().map(|n| n.note).collect::<Vec<_>>(),
+        t.nodes.iter().map(|n| n.note).collect::<Vec<_>>()
+    );
+    let bin = t.to_binary();
+    // Section 27 holds the notes (docs/tree-format.md, "Binary form").
+    let note_section = 27;
+    let word = |k: usize| u32::from_le_bytes(bin[k * 4..k * 4 + 4].try_into().unwrap()) as usize;
+    let (off, len) = (word(4 + 2 * note_section), word(5 + 2 * note_section));
+    assert_eq!(
+        len,
+        t.len() + t.nodes.iter().filter(|n| n.unrecorded > 0).count()
+    );
+    for (i, n) in t.nodes.iter().enumerate() {
+        assert_eq!(bin[off + i], n.note.0, "binary note of node {i}");
+    }
+}
+
+#[test]
+fn late_move_reductions_are_recorded_with_their_plies_and_researched_when_they_fail_high() {
+    let pos = reversi_midgame();
+    let (r, t) = recorded(
+        &pos,
+        SearchConfig {
+            depth: 6,
+            ..SearchConfig::default()
+        },
+    );
+    let reduced: Vec<usize> = (0..t.len())
+        .filter(|&i| t.nodes[i].note.reduced() > 0)
+        .collect();
+    assert!(!reduced.is_empty(), "some move was reduced");
+    assert!(r.stats.reductions >= reduced.len() as u64);
+    let (_, next) = t.links();
+    let mut researched = 0;
+    for &i in &reduced {
+        let n = &t.nodes[i];
+        assert!(
+            (1..=2).contains(&n.note.reduced()),
+            "reduced by 1 or 2 plies"
+        );
+        if n.note.has(Note::FAILED_HIGH) {
+            researched += 1;
+            let b = &t.nodes[next[i] as usize];
+            assert!(b.note.has(Note::RESEARCH) && b.note.reduced() == 0 && b.mv == n.mv);
+        }
+    }
+    let doc = t.to_document().to_json();
+    assert!(
+        doc.contains("\"reduced\":"),
+        "the v1 document names the reduction"
+    );
+    let _ = researched;
+    let v: serde_json::Value = serde_json::from_str(&doc).unwrap();
+    assert!(common::tree_schema().is_valid(&v));
+}
+
+#[test]
+fn a_null_move_cut_is_recorded_in_khet_and_never_in_reversi_or_ataxx() {
+    let pos = Khet::new_game("khet").unwrap();
+    let (r, t) = recorded(
+        &pos,
+        SearchConfig {
+            depth: 4,
+            ..SearchConfig::default()
+        },
+    );
+    let cuts = noted(&t, Note::NULL_MOVE);
+    assert!(
+        r.stats.null_cuts > 0,
+        "Khet allows null moves and some node was cut"
+    );
+    assert!(!cuts.is_empty(), "the cut is in the tree");
+    for &i in &cuts {
+        let n = &t.nodes[i];
+        assert!(matches!(n.kind, NodeKind::Max | NodeKind::Min));
+        assert!(
+            n.unrecorded > 0,
+            "the null-move search counts as unrecorded below it"
+        );
+        assert!(
+            t.nodes.iter().all(|c| c.parent != i as u32),
+            "no move of a cut node was searched"
+        );
+    }
+    let doc = t.to_document().to_json();
+    assert!(doc.contains("\"null_move\":true"));
+    // Reversi and Ataxx have forced passes: the null move is never tried there.
+    for pos in [reversi_midgame()] {
+        let (r, _) = recorded(
+            &pos,
+            SearchConfig {
+                depth: 5,
+                ..SearchConfig::default()
+            },
+        );
+        assert_eq!(r.stats.null_cuts, 0);
+    }
+    let (r, _) = recorded(
+        &Ataxx::new_game("ataxx").unwrap(),
+        SearchConfig {
+            depth: 4,
+            ..SearchConfig::default()
+        },
+    );
+    assert_eq!(r.stats.null_cuts, 0);
+    assert!(Reversi::new_game("reversi").unwrap().null_move().is_none());
+    assert!(Ataxx::new_game("ataxx").unwrap().null_move().is_none());
+}
+
+#[test]
+fn with_every_technique_on_each_search_plays_a_legal_move() {
+    fn check<G: Playable>(start: &G, n: usize, plies: usize, depth: u32, seed: u64) {
+        let eval = G::evaluator("").unwrap();
+        for pos in common::random_positions(start, n, plies, seed) {
+            let r = search(
+                &pos,
+                &eval,
+                &SearchConfig {
+                    depth,
+                    iterative_deepening: true,
+                    seed: Some(seed),
+                    ..SearchConfig::default()
+                },
+                Hooks::default(),
+            )
+            .unwrap();
+            let mv = r.best.expect("a move");
+            let mut ms = Vec::new();
+            pos.legal_moves(&mut ms);
+            assert!(
+                ms.contains(&mv),
+                "{mv:?} is legal at {}",
+                pos.position_text()
+            );
+            assert!(r.value.is_finite());
+            for w in r.pv.windows(1) {
+                let _ = w;
+            }
+            // The principal variation plays legally from the root.
+            let mut p = pos.clone();
+            for &m in &r.pv {
+                if !matches!(p.turn(), Turn::Player(_)) {
+                    break;
+                }
+                p.play(m)
+                    .unwrap_or_else(|e| panic!("PV move {m:?} illegal: {e}"));
+            }
+        }
+    }
+    check(&Reversi::new_game("reversi").unwrap(), 10, 50, 5, 1);
+    check(&Ataxx::new_game("ataxx").unwrap(), 6, 40, 4, 2);
+    check(&Khet::new_game("khet").unwrap(), 4, 30, 4, 3);
+    check(&TicTacToe::new_game("tictactoe").unwrap(), 10, 6, 9, 4);
+}
+
+#[test]
+fn tic_tac_toe_stays_perfect_with_every_technique() {
+    // From the start the game is a draw; from every position after one or two moves the search's
+    // value is the plain search's (a solved game: every line reaches its end).
+    let start = TicTacToe::new_game("tictactoe").unwrap();
+    let eval = TicTacToe::evaluator("").unwrap();
+    let modern = SearchConfig {
+        depth: 9,
+        iterative_deepening: true,
+        seed: Some(3),
+        random_ties: false,
+        ..SearchConfig::default()
+    };
+    let plain = SearchConfig {
+        depth: 9,
+        seed: Some(3),
+        random_ties: false,
+        ..SearchConfig::plain()
+    };
+    let r = search(&start, &eval, &modern, Hooks::default()).unwrap();
+    assert_eq!(r.value, 0.0, "tic-tac-toe is a draw");
+    let mut ms = Vec::new();
+    start.legal_moves(&mut ms);
+    for &a in &ms {
+        let mut p = start.clone();
+        p.play(a).unwrap();
+        let mut ms2 = Vec::new();
+        p.legal_moves(&mut ms2);
+        for &b in &ms2 {
+            let mut q = p.clone();
+            q.play(b).unwrap();
+            let x = search(&q, &eval, &modern, Hooks::default()).unwrap();
+            let y = search(&q, &eval, &plain, Hooks::default()).unwrap();
+            assert_eq!(x.value, y.value, "{}", q.position_text());
+        }
+    }
+}

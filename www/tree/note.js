@@ -1,0 +1,81 @@
+// How the search treated a node, beyond its window and bound: principal variation search's null
+// windows and re-searches, late-move reductions and null-move cuts. The engine packs them in one
+// byte per node (docs/tree-format.md, "note"): bit 0 null window, bit 1 failed high (searched
+// again as the next sibling), bit 2 a re-search, bit 3 cut by a null move, bits 4-7 the plies of a
+// reduction. Knows no game.
+
+export const NULL_WINDOW = 1;
+export const FAILED_HIGH = 2;
+export const RESEARCH = 4;
+export const NULL_MOVE = 8;
+const REDUCED_SHIFT = 4;
+
+/** The plies a node was reduced by (0: not reduced). */
+export const reducedBy = (note) => (note >> REDUCED_SHIFT) & 15;
+
+/** The note byte of a version-1 node object (`null_window`, `failed_high`, `research`, `null_move`, `reduced`). */
+export function noteOfDoc(o) {
+  let f = 0;
+  if (o.null_window === true) f |= NULL_WINDOW;
+  if (o.failed_high === true) f |= FAILED_HIGH;
+  if (o.research === true) f |= RESEARCH;
+  if (o.null_move === true) f |= NULL_MOVE;
+  const r = Number.isInteger(o.reduced) && o.reduced > 0 ? Math.min(o.reduced, 15) : 0;
+  return f | (r << REDUCED_SHIFT);
+}
+
+/** The note byte of a compact (v2) node object (`nw`, `fh`, `rs`, `nm`, `rd`). */
+export function noteOfCompact(o) {
+  let f = 0;
+  if (o.nw) f |= NULL_WINDOW;
+  if (o.fh) f |= FAILED_HIGH;
+  if (o.rs) f |= RESEARCH;
+  if (o.nm) f |= NULL_MOVE;
+  const r = Number.isInteger(o.rd) && o.rd > 0 ? Math.min(o.rd, 15) : 0;
+  return f | (r << REDUCED_SHIFT);
+}
+
+/** Writes `note` into a version-1 node object `o`. */
+export function noteToDoc(note, o) {
+  if (note & NULL_WINDOW) o.null_window = true;
+  if (note & FAILED_HIGH) o.failed_high = true;
+  if (note & RESEARCH) o.research = true;
+  if (note & NULL_MOVE) o.null_move = true;
+  if (reducedBy(note) > 0) o.reduced = reducedBy(note);
+}
+
+const plies = (k) => `${k} ${k === 1 ? 'ply' : 'plies'}`;
+
+/**
+ * What the note says, as rows `[label, sentence]` for the tooltip, strongest reason first. Each
+ * answers "why was this searched this way?".
+ */
+export function noteRows(note) {
+  if (!note) return [];
+  const rows = [];
+  const r = reducedBy(note);
+  if (r > 0) rows.push(['Reduced', `searched ${plies(r)} shallower: late-move reduction (a move late in the order is checked with a shallower search first)`]);
+  if (note & NULL_WINDOW) rows.push(['Null window', 'searched with a null window: it only asked whether this move beats the best so far (principal variation search)']);
+  if (note & FAILED_HIGH) rows.push(['Failed high', 'it beat the best so far, so the same move was searched again (the next sibling)']);
+  if (note & RESEARCH) rows.push(['Re-search', 'searched again, deeper or with the full window, because the search before it (the previous sibling) failed high']);
+  if (note & NULL_MOVE) rows.push(['Null move', 'pruned by a null move: even passing the turn scored beyond the window in a shallower search, so none of its moves was searched']);
+  return rows;
+}
+
+/** A short tag for the node's marker, or null: `R2` reduced, `RS` re-search, `NW` null window, `NM` null-move cut. */
+export function noteTag(note) {
+  if (!note) return null;
+  if (note & NULL_MOVE) return 'NM';
+  if (reducedBy(note) > 0) return `R${reducedBy(note)}`;
+  if (note & RESEARCH) return 'RS';
+  if (note & NULL_WINDOW) return 'NW';
+  return null;
+}
+
+/** The legend's entries, `[tag, meaning]`. */
+export const NOTE_LEGEND = [
+  ['R1, R2', 'searched 1 or 2 plies shallower: late-move reduction'],
+  ['NW', 'null window (principal variation search); dashed when it failed high'],
+  ['RS', 're-search after a null-window or reduced search failed high'],
+  ['NM', 'pruned by a null move'],
+];
