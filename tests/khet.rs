@@ -755,7 +755,10 @@ fn eye_of_horus_follows_the_expansion_rules() {
             for dir in 0..4u8 {
                 match interact(eye, dir) {
                     Interaction::Split(out) => {
-                        assert!(out != dir && out != (dir + 2) & 3, "turns 90 degrees: {dir} -> {out}");
+                        assert!(
+                            out != dir && out != (dir + 2) & 3,
+                            "turns 90 degrees: {dir} -> {out}"
+                        );
                         // The reflected part is the one a Scarab of the same facing would send.
                         let scarab = make_piece(Kind::Scarab, owner, facing);
                         assert_eq!(interact(scarab, dir), Interaction::Reflect(out));
@@ -778,7 +781,11 @@ fn eye_of_horus_follows_the_expansion_rules() {
         }
     }
     swaps.sort();
-    assert_eq!(swaps, ["e4=d3", "e4=d5", "e4=e5", "e4=f5"], "swaps with Pyramids and Anubis only");
+    assert_eq!(
+        swaps,
+        ["e4=d3", "e4=d5", "e4=e5", "e4=f5"],
+        "swaps with Pyramids and Anubis only"
+    );
     for refused in ["e4=d4", "e4=e3", "e4=f4"] {
         let m = p.parse_move(refused).unwrap();
         assert!(p.clone().play(m).is_err(), "{refused} must be refused");
