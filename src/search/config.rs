@@ -174,7 +174,8 @@ pub struct SearchConfig {
     /// transposition table use Lazy SMP: helper threads search the same root with the same
     /// iterative deepening, sharing the table, and the main thread's result is the answer (see
     /// `src/search/engine/smp.rs`). Random, greedy, MCTS and searches without a table use one
-    /// thread; expectimax refuses more than one.
+    /// thread; expectimax refuses more than one, and so does the WebAssembly build (one thread
+    /// per worker).
     pub threads: u32,
 }
 
@@ -374,6 +375,13 @@ impl SearchConfig {
                 "threads",
                 self.threads,
                 format!("a whole number from 1 to {MAX_THREADS}"),
+            ));
+        }
+        if cfg!(target_arch = "wasm32") && self.threads > 1 {
+            return Err(Error::bad_option(
+                "threads",
+                self.threads,
+                "1 in the browser: the WebAssembly build runs one thread per worker",
             ));
         }
         if self.threads > 1 && self.algorithm == Algorithm::Expectimax {
