@@ -1343,3 +1343,72 @@ fn threes_values_read_as_board_quality_or_a_loss_never_as_raw_numbers() {
     assert_eq!(t.text, "some lines lose");
     assert!(!t.text.chars().any(|c| c.is_ascii_digit()));
 }
+
+#[test]
+fn the_outlook_is_the_expected_score_a_few_swipes_ahead() {
+    use plyscope::games::threes::outlook::expected_score;
+    // 3 + 3 merge into a 6 (worth 9) only by a swipe left; the new card, a 1, scores nothing.
+    let p = pos("3 3 . . / . . . . / . . . . / . . . . | deck 3 4 4 | next 1");
+    let mv = |t: &str| p.parse_move(t).unwrap();
+    assert_eq!(board_score(p.board()), 6);
+    assert_eq!(expected_score(&p, mv("left"), 1), Some(9.0));
+    assert_eq!(expected_score(&p, mv("right"), 1), Some(6.0));
+    assert_eq!(expected_score(&p, mv("down"), 1), Some(6.0));
+    assert_eq!(
+        expected_score(&p, mv("up"), 1),
+        None,
+        "up moves nothing: not legal"
+    );
+    // The score never falls, so looking further never expects less.
+    let q = pos("3 . 1 2 / . . . . / 12 6 . . / . . . 48 | deck 2 3 4 | next 2");
+    for m in ["left", "right", "up", "down"] {
+        let m = q.parse_move(m).unwrap();
+        let (a, b) = (expected_score(&q, m, 1), expected_score(&q, m, 3));
+        if let (Some(a), Some(b)) = (a, b) {
+            assert!(
+                b >= a - 1e-9 && a >= board_score(q.board()) as f64 - 1e-9,
+                "{a} then {b}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_threes_search_reports_expected_scores_not_board_quality_alone() {
+    use plyscope::games::threes::outlook::{expected_score, OUTLOOK_SWIPES};
+    let text = "3 . 1 2 / . . . . / 12 6 . . / . . . 48 | deck 2 3 4 | next 2";
+    let p = pos(text);
+    let mut s = new_session("threes").unwrap();
+    s.set_position(text).unwrap();
+    let cfg = SearchConfig {
+        algorithm: Algorithm::Expectimax,
+        depth: 3,
+        record_tree: true,
+        ..SearchConfig::default()
+    };
+    let r = s.search(&cfg, Hooks::default()).unwrap();
+    let want = expected_score(&p, p.parse_move(&r.mv).unwrap(), OUTLOOK_SWIPES).unwrap();
+    assert_eq!(r.value_text.amount, Some((want * 10.0).round() / 10.0));
+    assert!(
+        r.value_text.text.starts_with("expected score ")
+            && r.value_text.text.contains(&format!(
+                "in {OUTLOOK_SWIPES} swipes, {} now;",
+                board_score(p.board())
+            ))
+            && r.value_text.text.contains("board quality"),
+        "{}",
+        r.value_text.text
+    );
+    for rm in &r.root_moves {
+        assert!(
+            rm.value_text.text.starts_with("expected score "),
+            "{}",
+            rm.value_text.text
+        );
+    }
+    let tree = r.tree.expect("a tree was asked for");
+    assert_eq!(
+        tree.head.chosen.unwrap().value_text,
+        Some(r.value_text.text)
+    );
+}

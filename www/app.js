@@ -87,13 +87,13 @@ flow.on('tree', (doc, live) => {
 });
 flow.on('ai-played', (report) => {
   showSummary(report);
-  // The AI's three best moves stay marked on the board after its move (the played one in green),
+  // The AI's three best moves stay marked on the board after its move (the played one in gold),
   // with their values for the AI's side; the cells come from the view it searched.
   if (report.reason !== 'random' && report.root_moves?.length) {
     const who = playerName(report.viewer);
     const top = [...report.root_moves].sort((a, b) => b.value - a.value).slice(0, 3);
     if (!top.some((m) => m.move === report.move)) top[top.length - 1] = report.root_moves.find((m) => m.move === report.move) || top[top.length - 1];
-    setCandidates(top.map((m) => ({ ...m, best: m.move === report.move })), `Marked: ${who}'s AI's best moves with their values for ${who} (green: played).`);
+    setCandidates(top.map((m) => ({ ...m, best: m.move === report.move })), `Marked: ${who}'s AI's best moves with their values for ${who} (gold: played).`);
     afterAiMove = { marks: candidateMarks(), note: document.getElementById('marks-note')?.textContent || '' };
   } else setCandidates([]);
   // Kept per ply (and across reloads): the move list and the graph find it again.

@@ -8,7 +8,7 @@
 
 use crate::core::{
     perft_within, split_variant, Coord, Error, Evaluator, PerftConvention, PerftLimit, Unbounded,
-    Viewable,
+    ValueText, Viewable,
 };
 
 /// What the registry needs beyond [`Game`](crate::core::Game) and its view: the game's catalogue
@@ -77,6 +77,13 @@ pub trait Playable: Viewable + Sized {
     /// move is searched with 2). The default keeps the player's.
     fn randomness_quotient(&self, configured: u32) -> u32 {
         configured
+    }
+
+    /// A searched move's value as a player reads it, when the game has better words for it than
+    /// its evaluator's (`searched`): Threes says the expected score a few swipes ahead. `None`
+    /// (the default): the evaluator's words stand.
+    fn outlook(&self, _m: Self::Move, _searched: &ValueText) -> Option<ValueText> {
+        None
     }
 
     /// How much of the game an exact solver would have to search from here (Reversi: the empty

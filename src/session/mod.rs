@@ -351,6 +351,18 @@ impl<G: Playable> AnySession for Match<G> {
         let mv = r
             .best
             .ok_or_else(|| Error::NotNow("no move to play".into()))?;
+        // The game's own words for a move's value, where it has them (Threes: expected score).
+        let worded = |m: G::Move, v: f64| {
+            let searched = describe(v);
+            self.pos.outlook(m, &searched).unwrap_or(searched)
+        };
+        let mut tree = r.tree;
+        let value_text = worded(mv, r.value);
+        if let Some(chosen) = tree.as_mut().and_then(|t| t.head.chosen.as_mut()) {
+            if chosen.value_text.is_some() {
+                chosen.value_text = Some(value_text.text.clone());
+            }
+        }
         let mut pv = Vec::new();
         let mut p = self.pos.clone();
         for &m in &r.pv {
@@ -362,7 +374,7 @@ impl<G: Playable> AnySession for Match<G> {
         Ok(SearchReport {
             mv: self.pos.format_move(mv),
             value: r.value,
-            value_text: describe(r.value),
+            value_text,
             viewer: self.to_move(),
             pv,
             rank: r.rank,
@@ -374,11 +386,11 @@ impl<G: Playable> AnySession for Match<G> {
                     text: self.pos.format_move(rm.mv),
                     value: rm.value,
                     exact: rm.exact,
-                    value_text: describe(rm.value),
+                    value_text: worded(rm.mv, rm.value),
                 })
                 .collect(),
             stats: r.stats,
-            tree: r.tree,
+            tree,
         })
     }
 

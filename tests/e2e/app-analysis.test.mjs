@@ -6,34 +6,11 @@
 // 1400x900 and 390x844. Screenshots: target/screenshots/analysis-*.png.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useBrowser, openApp as openAppPage, appState as state, pickGame, PHONE, shot } from './harness.mjs';
+import { useBrowser, openApp as openAppPage, appState as state, pickGame, PHONE, shot, setLevel, setKnob, setPosition, clickMove } from './harness.mjs';
 
 const env = useBrowser();
 const WIDE = { width: 1400, height: 900 };
 const openApp = (viewport = WIDE) => openAppPage(env, viewport);
-
-async function setLevel(page, side, level) {
-  await page.selectOption(`[data-testid=side-${side}-level]`, level);
-}
-
-async function setKnob(page, side, key, value) {
-  await page.fill(`[data-testid=side-${side}-${key}]`, String(value));
-  await page.dispatchEvent(`[data-testid=side-${side}-${key}]`, 'change');
-}
-
-async function clickMove(page, move) {
-  const c = await page.evaluate((m) => window.plyscope.cellCenterOf(m), move);
-  if (c) await page.mouse.click(c.x, c.y);
-  else await page.click(`[data-testid=move-buttons] button[data-move="${move}"]`);
-}
-
-async function setPosition(page, text) {
-  await page.click('#position-box summary');
-  await page.fill('[data-testid=position-text]', text);
-  await page.click('[data-testid=set-position]');
-  await page.waitForFunction((t) => window.plyscope.state.position === t, text);
-  await page.click('#position-box summary');
-}
 
 /** No number of five digits or more (a raw search value) in the page's visible text. */
 async function noRawValues(page) {

@@ -4,20 +4,10 @@
 // default; the first visit plays against alpha-beta. Screenshots: target/screenshots/flow-*.png.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useBrowser, openApp as openAppPage, appState as state, pickGame, DESKTOP, PHONE, shot } from './harness.mjs';
+import { useBrowser, openApp as openAppPage, appState as state, pickGame, DESKTOP, PHONE, shot, setLevel, clickMove } from './harness.mjs';
 
 const env = useBrowser();
 const openApp = (viewport = DESKTOP) => openAppPage(env, viewport);
-
-async function setLevel(page, side, level) {
-  await page.selectOption(`[data-testid=side-${side}-level]`, level);
-}
-
-async function clickMove(page, move) {
-  const c = await page.evaluate((m) => window.plyscope.cellCenterOf(m), move);
-  if (c) await page.mouse.click(c.x, c.y);
-  else await page.click(`[data-testid=move-buttons] button[data-move="${move}"]`);
-}
 
 test('a game replaced by another game comes back with Undo, with its moves and its redo list', async () => {
   const { context, page, errors } = await openApp();

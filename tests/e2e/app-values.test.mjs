@@ -4,27 +4,10 @@
 // endgame reads as a disc margin, solved exactly. Screenshots: target/screenshots/values-*.png.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useBrowser, openApp as openAppPage, pickGame, PHONE, shot, settle } from './harness.mjs';
+import { useBrowser, openApp as openAppPage, pickGame, PHONE, shot, settle, setLevel, setKnob, setPosition } from './harness.mjs';
 
 const env = useBrowser();
 const WIDE = { width: 1400, height: 900 };
-
-async function setLevel(page, side, level) {
-  await page.selectOption(`[data-testid=side-${side}-level]`, level);
-}
-
-async function setKnob(page, side, key, value) {
-  await page.fill(`[data-testid=side-${side}-${key}]`, String(value));
-  await page.dispatchEvent(`[data-testid=side-${side}-${key}]`, 'change');
-}
-
-async function setPosition(page, text) {
-  await page.click('#position-box summary');
-  await page.fill('[data-testid=position-text]', text);
-  await page.click('[data-testid=set-position]');
-  await page.waitForFunction((t) => window.plyscope.state.position === t, text);
-  await page.click('#position-box summary');
-}
 
 /** A number of five digits or more, with or without thousands separators: a raw search value. */
 const RAW = /\b\d{5,}\b|\b\d{1,3}(,\d{3}){1,}\b(?! (nodes|positions|bytes|MB))/;
@@ -42,7 +25,8 @@ async function shownTexts(page) {
 async function assertNoRaw(page, what) {
   const t = await shownTexts(page);
   // Counts of nodes and positions are counts, not values: they are written as "12k nodes".
-  const lines = t.page.split('\n').filter((l) => RAW.test(l.replace(/\d[\d,.]*k? (nodes|positions)/g, '')));
+  // Game scores are points a player reads ("expected score 1,254 in 3 swipes, 1,230 now"), not values.
+  const lines = t.page.split('\n').filter((l) => RAW.test(l.replace(/\d[\d,.]*k? (nodes|positions)/g, '').replace(/score [\d,]+|[\d,]+ now/g, '')));
   assert.deepEqual(lines, [], `${what}: raw values on the page`);
   const boxes = t.boxes.filter((b) => /\d{5,}|\d{3}k\b|\dM\b/.test(b));
   assert.deepEqual(boxes, [], `${what}: raw values in the tree's boxes`);
@@ -66,6 +50,8 @@ test('after AI moves in every game no raw search value shows, and values say who
     await settle(page);
     const summary = await page.textContent('[data-testid=ai-summary]');
     assert.match(summary, /^AI played .+: .+ for \S+.*, /, `${g.id}: ${summary}`);
+    // Threes's value is its expected score a few swipes on (its evaluator's board quality after).
+    if (g.id === 'threes') assert.match(summary, /^AI played \w+: expected score \d[\d,]* in 3 swipes, \d[\d,]* now; board quality [\d.]+k? for Player, /, summary);
     await assertNoRaw(page, g.id);
     // A hint for the human (two-player games): every root move's value in words.
     if (!solo) {
@@ -149,7 +135,30 @@ for (const viewport of [WIDE, PHONE]) {
     assert.ok(last, "the view says which move was last");
     assert.deepEqual({ x: best[0].x, y: best[0].y }, { x: last.x, y: last.y }, `${played}: ${JSON.stringify(last)}`);
     assert.ok(marks.every((m) => /^[+\u2212]?\d+(\.\d)?$|^0$|^(win|loss) [+\u2212]?\d+$/.test(m.text)), JSON.stringify(marks));
-    assert.match(await page.textContent('[data-testid=marks-note]'), /White's AI's best moves with their values for White/);
+    assert.match(await page.textContent('[data-testid=marks-note]'), /White's AI's best moves with their values for White \(gold: played\)/);
+    // The played move's badge is gold, which stands out on the green board; the others are dark.
+    await page.waitForFunction(() => window.plyscope.board.anims.size === 0);
+    for (const m of marks) {
+      const gold = await page.evaluate(({ x, y }) => {
+        const b = window.plyscope.board;
+        const c = b.cellCenter(x, y);
+        const right = b.cellCenter(x + 1, y);
+        const cell = Math.abs(right.x - c.x);
+        const r = b.canvas.getBoundingClientRect();
+        const k = b.canvas.width / r.width;
+        const ctx = b.canvas.getContext('2d');
+        // The badge's row, a little above the cell's bottom edge, across the middle half of the cell.
+        const py = Math.round((c.y + cell * 0.38 - r.top) * k);
+        let n = 0;
+        for (let px = c.x - cell * 0.25; px <= c.x + cell * 0.25; px += 1) {
+          const [R, G, B] = ctx.getImageData(Math.round((px - r.left) * k), py, 1, 1).data;
+          if (R > 220 && G > 170 && B < 120) n += 1;
+        }
+        return n;
+      }, m);
+      if (m.best) assert.ok(gold >= 4, `the played move's badge is gold (${gold} gold pixels)`);
+      else assert.equal(gold, 0, `${m.text}: another move's badge is not gold`);
+    }
     await shot(page, `values-marks-${viewport.width}`);
     // Hidden by the toggle, and back.
     await page.click('[data-testid=show-marks]');

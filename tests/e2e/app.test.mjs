@@ -3,7 +3,7 @@
 // Screenshots go to target/screenshots/app-*.png.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useBrowser, startServer, openApp as openAppPage, appState, pickGame, DESKTOP, PHONE, shot, watchErrors } from './harness.mjs';
+import { useBrowser, startServer, openApp as openAppPage, appState, pickGame, DESKTOP, PHONE, shot, watchErrors, setLevel, fixDepth, clickMove } from './harness.mjs';
 
 const env = useBrowser();
 
@@ -16,18 +16,6 @@ async function ready(page) {
 
 const state = appState;
 
-
-async function setLevel(page, side, level) {
-  await page.selectOption(`[data-testid=side-${side}-level]`, level);
-}
-
-/** Side `side` searches to exactly `depth` plies, with no time limit (the same search on any machine). */
-async function fixDepth(page, side, depth) {
-  await page.fill(`[data-testid=side-${side}-depth]`, String(depth));
-  await page.dispatchEvent(`[data-testid=side-${side}-depth]`, 'change');
-  await page.fill(`[data-testid=side-${side}-time]`, '0');
-  await page.dispatchEvent(`[data-testid=side-${side}-time]`, 'change');
-}
 
 /** The game the tests play. */
 const MAIN_GAME = 'reversi';
@@ -55,13 +43,6 @@ async function cancelThenStepQuickly(page) {
   await page.dispatchEvent('[data-testid=side-1-depth]', 'change');
   await page.click('[data-testid=step]');
   await page.waitForFunction(() => window.plyscope.state.history.length === 2, null, { timeout: 20000 });
-}
-
-/** Clicks the board on the cell of `move` (or its button when it has no cell, e.g. pass). */
-async function clickMove(page, move) {
-  const c = await page.evaluate((m) => window.plyscope.cellCenterOf(m), move);
-  if (c) await page.mouse.click(c.x, c.y);
-  else await page.click(`[data-testid=move-buttons] button[data-move="${move}"]`);
 }
 
 /** Waits until the human (side 0) may move or the game is over. */

@@ -5,23 +5,11 @@
 // page sends back is the move's text alone. Screenshots: target/screenshots/generic-*.png.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useBrowser, openApp as openAppPage, appState as state, pickGame, PHONE, shot } from './harness.mjs';
+import { useBrowser, openApp as openAppPage, appState as state, pickGame, PHONE, shot, setLevel, fixDepth } from './harness.mjs';
 
 const env = useBrowser();
 const DESKTOP = { width: 1400, height: 900 };
 const openApp = (viewport = DESKTOP) => openAppPage(env, viewport);
-
-async function setLevel(page, side, level) {
-  await page.selectOption(`[data-testid=side-${side}-level]`, level);
-}
-
-/** Side `side` searches to exactly `depth` plies, with no time limit (the same search on any machine). */
-async function fixDepth(page, side, depth) {
-  await page.fill(`[data-testid=side-${side}-depth]`, String(depth));
-  await page.dispatchEvent(`[data-testid=side-${side}-depth]`, 'change');
-  await page.fill(`[data-testid=side-${side}-time]`, '0');
-  await page.dispatchEvent(`[data-testid=side-${side}-time]`, 'change');
-}
 
 for (const [name, viewport] of [
   ['desktop', DESKTOP],

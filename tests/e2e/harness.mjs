@@ -120,6 +120,39 @@ export async function pickGame(page, id) {
   await page.waitForFunction((g) => window.plyscope.state.game === g && window.plyscope.state.history.length === 0, id);
 }
 
+/** Sets side `side`'s player (`human`, `alphabeta`, `mcts`...) in the game page. */
+export async function setLevel(page, side, level) {
+  await page.selectOption(`[data-testid=side-${side}-level]`, level);
+}
+
+/** Sets one of side `side`'s AI settings (`depth`, `time`, ...) and lets the page see the change. */
+export async function setKnob(page, side, key, value) {
+  await page.fill(`[data-testid=side-${side}-${key}]`, String(value));
+  await page.dispatchEvent(`[data-testid=side-${side}-${key}]`, 'change');
+}
+
+/** Side `side` searches to exactly `depth` plies, with no time limit (the same search on any machine). */
+export async function fixDepth(page, side, depth) {
+  await setKnob(page, side, 'depth', depth);
+  await setKnob(page, side, 'time', 0);
+}
+
+/** Sets the game's position from its text (the "Position and moves as text" box). */
+export async function setPosition(page, text) {
+  await page.click('#position-box summary');
+  await page.fill('[data-testid=position-text]', text);
+  await page.click('[data-testid=set-position]');
+  await page.waitForFunction((t) => window.plyscope.state.position === t, text);
+  await page.click('#position-box summary');
+}
+
+/** Plays `move` as the human: a click on its cell, or its button for moves without one. */
+export async function clickMove(page, move) {
+  const c = await page.evaluate((m) => window.plyscope.cellCenterOf(m), move);
+  if (c) await page.mouse.click(c.x, c.y);
+  else await page.click(`[data-testid=move-buttons] button[data-move="${move}"]`);
+}
+
 /** The [r, g, b] of the tree explorer's canvas at a page position. */
 export function treePixel(page, x, y) {
   return page.evaluate(

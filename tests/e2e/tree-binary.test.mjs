@@ -4,16 +4,9 @@
 // speed: every search has a fixed depth and no time limit. Screenshots: target/screenshots/tree-binary-*.png.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useBrowser, openApp, pickGame, appState, shot, DESKTOP, PHONE } from './harness.mjs';
+import { useBrowser, openApp, pickGame, appState, shot, DESKTOP, PHONE, fixDepth } from './harness.mjs';
 
 const env = useBrowser();
-
-async function fixDepth(page, side, depth) {
-  await page.fill(`[data-testid=side-${side}-depth]`, String(depth));
-  await page.dispatchEvent(`[data-testid=side-${side}-depth]`, 'change');
-  await page.fill(`[data-testid=side-${side}-time]`, '0');
-  await page.dispatchEvent(`[data-testid=side-${side}-time]`, 'change');
-}
 
 /** Facts about the explorer's model, walked in the page (a tree of many nodes stays there). */
 function treeFacts(page) {

@@ -26,16 +26,23 @@ export function roundRect(ctx, x, y, w, h, r) {
   ctx.closePath();
 }
 
-/** A search value shown at a move's cell: white text of `fs` pixels on a dark rounded badge (green
- * for the best move), centred on `cx`, its bottom at `bottom`, at most `maxW` wide. */
+/** A search value shown at a move's cell: white text of `fs` pixels on a dark rounded badge, or
+ * for the move played (`best`) dark text on a gold badge with a dark rim, which stands out on every
+ * board colour (green Reversi, blue Connect Four, sand Khet, light Hive); centred on `cx`, its
+ * bottom at `bottom`, at most `maxW` wide. */
 export function valueBadge(ctx, text, cx, bottom, fs, maxW, best) {
   ctx.font = `700 ${fs}px system-ui, sans-serif`;
   const w = Math.min(maxW, ctx.measureText(text).width + fs * 0.6);
   const h = fs * 1.35;
-  ctx.fillStyle = best ? 'rgba(20, 90, 50, 0.92)' : 'rgba(30, 30, 30, 0.78)';
+  ctx.fillStyle = best ? '#ffd23f' : 'rgba(30, 30, 30, 0.78)';
   roundRect(ctx, cx - w / 2, bottom - h, w, h, fs * 0.3);
   ctx.fill();
-  ctx.fillStyle = '#fff';
+  if (best) {
+    ctx.lineWidth = Math.max(1.5, fs * 0.14);
+    ctx.strokeStyle = '#1d1d1d';
+    ctx.stroke();
+  }
+  ctx.fillStyle = best ? '#111' : '#fff';
   ctx.textAlign = 'center';
   ctx.textBaseline = 'middle';
   ctx.fillText(text, cx, bottom - h / 2, maxW - 2);

@@ -13,6 +13,7 @@
 pub mod deck;
 pub mod eval;
 mod notation;
+pub mod outlook;
 mod view;
 
 pub use deck::{Deck, Hint};
@@ -21,6 +22,7 @@ pub use eval::ThreesEval;
 use super::{AiDefaults, GameInfo, Playable};
 use crate::core::{
     split_variant, Error, Game, Outcome, ParseMoveError, ParsePositionError, PlayerId, Rng, Turn,
+    ValueText,
 };
 use std::sync::OnceLock;
 
@@ -583,6 +585,10 @@ impl Playable for Threes {
 
     fn evaluator_names() -> &'static [&'static str] {
         eval::NAMES
+    }
+
+    fn outlook(&self, m: ThreesMove, searched: &ValueText) -> Option<ValueText> {
+        outlook::describe(self, m, searched)
     }
 
     fn evaluator(name: &str) -> Result<ThreesEval, Error> {

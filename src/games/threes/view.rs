@@ -23,7 +23,7 @@ fn card(rank: u8) -> Piece {
 }
 
 /// Thousands separated by commas (`774,996`), as people read a score.
-fn grouped(n: u64) -> String {
+pub(super) fn grouped(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {
