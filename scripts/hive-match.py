@@ -79,8 +79,11 @@ def play_game(white, black, game_type, opening, limits, max_plies):
         mover = white if plies % 2 == 0 else black
         limit = limits[mover.name]
         mv = mover.ask(f'bestmove {limit}')[0]
-        for e in (white, black):
-            gs = e.ask(f'play {mv}')[0]
+        answers = [e.ask(f'play {mv}')[0] for e in (white, black)]
+        # The engines may disagree on the end (a repetition rule one of them lacks): the game ends
+        # as soon as either says it is over, with that engine's verdict.
+        gs = next((a for a in answers if game_state(a) not in ('NotStarted', 'InProgress')),
+                  answers[-1])
         plies += 1
     state = game_state(gs)
     if state == 'WhiteWins':

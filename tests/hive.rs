@@ -639,3 +639,34 @@ fn fast_perft_is_stoppable_by_flag_and_by_leaves() {
     assert_eq!(start.perft_within(4, &mut budget), Some(21_600));
     assert_eq!(budget.leaves(), 21_600, "every leaf counted once");
 }
+
+/// The board view names each piece on the board as UHP does, without the colour (`S1`, `Q`), so
+/// that the page can show which Spider is which; pieces in hand keep the bug's letter.
+#[test]
+fn board_view_labels_pieces_with_their_numbers() {
+    use plyscope::core::Viewable;
+    let g = game("Base;InProgress;White[3];wS1;bS1 wS1-;wQ -wS1;bB1 bS1-");
+    let v = g.board_view();
+    let mut labels: Vec<String> = v
+        .cells
+        .iter()
+        .flat_map(|c| c.pieces.iter())
+        .map(|p| {
+            format!(
+                "{}{}",
+                p.owner.unwrap_or(9),
+                p.label.clone().unwrap_or_default()
+            )
+        })
+        .collect();
+    labels.sort();
+    assert_eq!(labels, ["0Q", "0S1", "1B1", "1S1"]);
+    let hand: Vec<String> = v.hands[0]
+        .iter()
+        .map(|h| h.piece.label.clone().unwrap_or_default())
+        .collect();
+    assert!(
+        hand.contains(&"S".to_string()) && hand.contains(&"A".to_string()),
+        "{hand:?}"
+    );
+}

@@ -740,3 +740,60 @@ fn fast_perft_is_stoppable_by_flag_and_by_leaves() {
     assert_eq!(start.perft_within(3, &mut budget), Some(want));
     assert_eq!(budget.leaves(), want, "every leaf counted once");
 }
+
+/// The Eye of Horus as docs/khet.md states the expansion's rules: on every face and facing it lets
+/// the beam through and reflects it at 90 degrees (so it has no face that kills it), and it moves
+/// like a Scarab: steps, one turn, and swaps with a neighbouring Pyramid or Anubis of either
+/// colour, never with a Scarab, another Eye or a Pharaoh.
+#[test]
+fn eye_of_horus_follows_the_expansion_rules() {
+    use plyscope::games::khet::laser::{interact, Interaction};
+    use plyscope::games::khet::{make_piece, Kind};
+    for owner in 0..2 {
+        for facing in 0..4 {
+            let eye = make_piece(Kind::Eye, owner, facing);
+            for dir in 0..4u8 {
+                match interact(eye, dir) {
+                    Interaction::Split(out) => {
+                        assert!(
+                            out != dir && out != (dir + 2) & 3,
+                            "turns 90 degrees: {dir} -> {out}"
+                        );
+                        // The reflected part is the one a Scarab of the same facing would send.
+                        let scarab = make_piece(Kind::Scarab, owner, facing);
+                        assert_eq!(interact(scarab, dir), Interaction::Reflect(out));
+                    }
+                    other => panic!("an Eye facing {facing} hit going {dir}: {other:?}"),
+                }
+            }
+        }
+    }
+    // Silver's Eye on e4, surrounded: a Pyramid and an Anubis of each colour, a Scarab, Red's
+    // Eye, Silver's Pharaoh.
+    let p = pos("xs9/10/10/3anpneAn4/3SseHneK4/3Pnwhse5/10/4k4Xn s 0 1 khet-classic-horus");
+    let mut swaps: Vec<String> = Vec::new();
+    let mut ms = Vec::new();
+    p.legal_moves(&mut ms);
+    for m in ms {
+        let t = p.format_move(m);
+        if t.starts_with("e4=") {
+            swaps.push(t);
+        }
+    }
+    swaps.sort();
+    assert_eq!(
+        swaps,
+        ["e4=d3", "e4=d5", "e4=e5", "e4=f5"],
+        "swaps with Pyramids and Anubis only"
+    );
+    for refused in ["e4=d4", "e4=e3", "e4=f4"] {
+        let m = p.parse_move(refused).unwrap();
+        assert!(p.clone().play(m).is_err(), "{refused} must be refused");
+    }
+    // An Eye never dies: Silver's laser up the j file is turned west along rank 4 by a Scarab
+    // and crosses both Eyes (each splits it again; no branch meets a piece).
+    let q = pos("xs6k2/10/10/10/1hne2Hse4Ssw/10/10/2K6Xn s 0 1 khet-classic-horus");
+    let m = q.parse_move("c1-c2").unwrap();
+    let (_, kills) = q.shot_of(m);
+    assert_eq!(squares(kills), Vec::<String>::new(), "nothing dies");
+}

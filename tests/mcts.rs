@@ -3,6 +3,8 @@
 //! turns, keeps to its budgets and records a tree with visits. Every search has an iteration or
 //! node budget and a fixed seed, so nothing here depends on the machine's speed.
 
+mod common;
+
 use plyscope::core::{Game, Outcome, PlayerId, Rng, Turn};
 use plyscope::games::tictactoe::TicTacToe;
 use plyscope::games::{with_game, GameVisitor, Playable, CATALOGUE};
@@ -382,4 +384,87 @@ fn budgets_seeds_and_the_randomness_quotient() {
     };
     let e = search(&pos, &eval, &bad, Hooks::default()).unwrap_err();
     assert!(e.to_string().contains("mcts_exploration"), "{e}");
+}
+
+#[test]
+fn the_tree_round_trips_visits_priors_and_scores_in_every_form() {
+    use plyscope::games::threes::Threes;
+    use plyscope::tree::{TreeDocument, BINARY_SECTIONS};
+    let ttt = search(
+        &TicTacToe::new(),
+        &TicTacToe::evaluator("").unwrap(),
+        &SearchConfig {
+            record_tree: true,
+            ..mcts(2000, 5)
+        },
+        Hooks::default(),
+    )
+    .unwrap()
+    .tree
+    .unwrap();
+    let threes = search(
+        &Threes::from_position_text(
+            "",
+            "3 . 1 . / . 2 . 3 / 1 . 2 . / 3 . . 2 | deck 1 1 0 | next 1",
+        )
+        .unwrap(),
+        &Threes::evaluator("").unwrap(),
+        &SearchConfig {
+            record_tree: true,
+            node_cap: 500,
+            ..mcts(2000, 5)
+        },
+        Hooks::default(),
+    )
+    .unwrap()
+    .tree
+    .unwrap();
+    let validator = common::tree_schema();
+    for tree in [ttt, threes] {
+        assert!(tree.nodes.iter().any(|n| n.prior.is_some()));
+        assert!(tree.nodes.iter().any(|n| n.uct.is_some()));
+        // Version 1: valid against the schema (its chosen reason in words too), and back.
+        let doc = tree.to_document();
+        let json: serde_json::Value = serde_json::from_str(&doc.to_json()).unwrap();
+        let errors: Vec<String> = validator
+            .iter_errors(&json)
+            .take(5)
+            .map(|e| format!("{e} at {}", e.instance_path()))
+            .collect();
+        assert!(errors.is_empty(), "{errors:?}");
+        assert_eq!(json["root"]["visits"], 2000);
+        let back: TreeDocument = serde_json::from_value(json).unwrap();
+        assert_eq!(back, doc);
+        // (Compared as documents: the move table's order may differ.)
+        assert_eq!(
+            Tree::from_document(&back).to_document(),
+            doc,
+            "version 1 round-trip"
+        );
+        // Version 2: N, P and U, and back.
+        let compact = tree.to_compact_json();
+        assert!(compact.contains("\"N\":2000"));
+        assert_eq!(
+            Tree::from_json(&compact).unwrap().to_document(),
+            doc,
+            "version 2 round-trip"
+        );
+        // The binary form: sections 28-30 hold visits, priors and scores.
+        let b = tree.to_binary();
+        let word = |k: usize| u32::from_le_bytes(b[k * 4..k * 4 + 4].try_into().unwrap()) as usize;
+        assert_eq!(word(3), BINARY_SECTIONS);
+        let section = |s: usize| {
+            let (off, len) = (word(4 + 2 * s), word(5 + 2 * s));
+            (0..len)
+                .map(|i| f64::from_le_bytes(b[off + 8 * i..off + 8 * i + 8].try_into().unwrap()))
+                .collect::<Vec<f64>>()
+        };
+        let (visits, prior, uct) = (section(28), section(29), section(30));
+        assert_eq!(visits[0], 2000.0);
+        for (i, n) in tree.nodes.iter().enumerate() {
+            assert_eq!(n.visits.map(|v| v as f64), Some(visits[i]));
+            assert_eq!(n.prior, (!prior[i].is_nan()).then_some(prior[i]));
+            assert_eq!(n.uct, (!uct[i].is_nan()).then_some(uct[i]));
+        }
+    }
 }

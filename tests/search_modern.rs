@@ -171,9 +171,10 @@ fn a_pvs_search_records_null_windows_and_the_research_after_a_fail_high() {
         t.nodes.iter().map(|n| n.note).collect::<Vec<_>>()
     );
     let bin = t.to_binary();
-    let sections = plyscope::tree::BINARY_SECTIONS;
+    // Section 27 holds the notes (docs/tree-format.md, "Binary form").
+    let note_section = 27;
     let word = |k: usize| u32::from_le_bytes(bin[k * 4..k * 4 + 4].try_into().unwrap()) as usize;
-    let (off, len) = (word(4 + 2 * (sections - 1)), word(5 + 2 * (sections - 1)));
+    let (off, len) = (word(4 + 2 * note_section), word(5 + 2 * note_section));
     assert_eq!(
         len,
         t.len() + t.nodes.iter().filter(|n| n.unrecorded > 0).count()

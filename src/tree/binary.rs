@@ -18,7 +18,7 @@ pub const BINARY_MAGIC: u32 = u32::from_le_bytes(*b"PSTB");
 /// The version of the binary layout.
 pub const BINARY_VERSION: u32 = 1;
 /// How many sections the layout has (see [`Tree::to_binary`]).
-pub const BINARY_SECTIONS: usize = 28;
+pub const BINARY_SECTIONS: usize = 31;
 
 /// The document header, as JSON in section 0.
 #[derive(Serialize)]
@@ -142,6 +142,9 @@ impl Tree {
         let mut eval = Vec::with_capacity(n);
         let mut refs = Vec::with_capacity(n);
         let mut cut_at = Vec::with_capacity(n);
+        let mut visits = Vec::with_capacity(n);
+        let mut prior = Vec::with_capacity(n);
+        let mut uct = Vec::with_capacity(n);
         let (mut bd_layout, mut bd_at, mut bd_total) = (Vec::new(), Vec::new(), Vec::new());
         let opt = |x: Option<f64>| x.unwrap_or(f64::NAN);
         for (i, x) in self.nodes.iter().enumerate() {
@@ -199,6 +202,9 @@ impl Tree {
             } else {
                 NONE
             });
+            visits.push(x.visits.map_or(f64::NAN, |v| v as f64));
+            prior.push(opt(x.prior));
+            uct.push(opt(x.uct));
         }
         for i in self.truncated_order() {
             let x = &self.nodes[i];
@@ -207,7 +213,16 @@ impl Tree {
             kind.push(kind_code(NodeKind::Truncated));
             flags.push(0);
             note.push(0);
-            for v in [&mut value, &mut alpha, &mut beta, &mut prob, &mut order] {
+            for v in [
+                &mut value,
+                &mut alpha,
+                &mut beta,
+                &mut prob,
+                &mut order,
+                &mut visits,
+                &mut prior,
+                &mut uct,
+            ] {
                 v.push(f64::NAN);
             }
             count.push(x.unrecorded as f64);
@@ -275,6 +290,9 @@ impl Tree {
         w.u32s(&layout_names); // 25
         w.f64s(&layout_weights); // 26
         w.bytes(&note); // 27
+        w.f64s(&visits); // 28
+        w.f64s(&prior); // 29
+        w.f64s(&uct); // 30
         debug_assert_eq!(w.table.len(), BINARY_SECTIONS);
         let mut head = vec![
             BINARY_MAGIC,
@@ -317,7 +335,8 @@ mod tests {
         assert_eq!(word(&b, 2), 3);
         assert_eq!(word(&b, 3) as usize, BINARY_SECTIONS);
         let sizes = [
-            1, 4, 4, 1, 1, 8, 8, 8, 8, 8, 8, 4, 4, 4, 4, 4, 4, 8, 4, 4, 4, 1, 4, 1, 4, 4, 8, 1,
+            1, 4, 4, 1, 1, 8, 8, 8, 8, 8, 8, 4, 4, 4, 4, 4, 4, 8, 4, 4, 4, 1, 4, 1, 4, 4, 8, 1, 8,
+            8, 8,
         ];
         for (s, &size) in sizes.iter().enumerate() {
             let off = word(&b, 4 + 2 * s) as usize;

@@ -308,6 +308,17 @@ impl Tree {
             if n.unrecorded > 0 {
                 let _ = write!(out, ",\"u\":{}", n.unrecorded);
             }
+            if let Some(v) = n.visits {
+                let _ = write!(out, ",\"N\":{v}");
+            }
+            if let Some(p) = n.prior {
+                key(&mut out, "P");
+                num(&mut out, p);
+            }
+            if let Some(u) = n.uct {
+                key(&mut out, "U");
+                num(&mut out, u);
+            }
             if ordered {
                 let o = n.order.unwrap_or(0);
                 let implied = prev_order.map_or(0, |p| p + 1);
@@ -427,6 +438,12 @@ struct V2Node {
     by: Option<u32>,
     r: Option<String>,
     s: Option<u32>,
+    #[serde(rename = "N")]
+    visits: Option<u64>,
+    #[serde(rename = "P")]
+    prior: Option<f64>,
+    #[serde(rename = "U")]
+    uct: Option<f64>,
 }
 
 #[derive(Deserialize)]
@@ -543,6 +560,9 @@ impl V2 {
                 n.rd.unwrap_or(0),
             );
             x.unrecorded = n.u.unwrap_or(0);
+            x.visits = n.visits;
+            x.prior = n.prior;
+            x.uct = n.uct;
             if self.ordered {
                 let o = n.o.unwrap_or_else(|| prev_order.map_or(0, |p| p + 1));
                 x.order = Some(o);

@@ -121,7 +121,7 @@ pub struct Chosen {
     /// Its rank among the root moves by value, 1 for the best.
     pub rank: usize,
     /// `best`, `tie` (random among equal best), `randomness` (the randomness quotient picked a lower
-    /// rank) or `random` (the random player).
+    /// rank) or `random` (the random player); MCTS says it in words (`"most visits: 812 of 2000"`).
     pub reason: String,
     /// The chosen move's value in words, from the perspective (`"+1.3 pieces"`, `"win in 5
     /// plies"`), when the engine knows the unit of its values.
@@ -251,6 +251,15 @@ pub struct Node {
     /// The node's place in the search order (0 for the root), unrecorded nodes counted.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub order: Option<u64>,
+    /// MCTS: the iterations that went through this node (its `value` is their mean score).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub visits: Option<u64>,
+    /// MCTS: the move's prior probability among its siblings.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prior: Option<f64>,
+    /// MCTS: the selection score the parent gave this move when the search ended.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub uct: Option<f64>,
     /// Free-form facts about the node (kept from foreign formats), shown in the tooltip.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<serde_json::Map<String, serde_json::Value>>,
@@ -294,6 +303,9 @@ impl Node {
             reason: None,
             order: None,
             same_as: None,
+            visits: None,
+            prior: None,
+            uct: None,
             data: None,
             children: Vec::new(),
         }

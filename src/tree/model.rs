@@ -357,6 +357,9 @@ impl Tree {
         node.prob = t.prob;
         node.order = t.order;
         node.same_as = t.same_as.map(|s| s as u64);
+        node.visits = t.visits;
+        node.prior = t.prior;
+        node.uct = t.uct;
         node.prescore = t.prescore.as_ref().map(|b| self.breakdown(b));
         node.eval = t.eval.as_ref().map(|b| self.breakdown(b));
         if t.kind == NodeKind::Pruned {
@@ -444,6 +447,9 @@ impl Tree {
             );
             x.prob = n.prob;
             x.order = n.order;
+            x.visits = n.visits;
+            x.prior = n.prior;
+            x.uct = n.uct;
             if let Some(s) = n.same_as {
                 shares.push((i, s));
             }

@@ -97,6 +97,46 @@ export async function openExplorer(env, query = '', viewport = { width: 1280, he
   return { page, errors };
 }
 
+/** Pastes a tree document into the standalone explorer's text box and loads it; waits until it is
+ * shown (expanded whole with `expand`) and laid out. */
+export async function pasteTree(page, doc, { expand = false } = {}) {
+  await page.locator('[data-testid=tree-json]').fill(JSON.stringify(doc));
+  await page.locator('[data-testid=load-tree]').click();
+  await page.waitForFunction((e) => window.explorer.current()?.engine === e, doc.engine);
+  if (expand) await page.evaluate(() => window.explorer.expandAll());
+  await page.evaluate(() => window.explorer.whenLaidOut());
+  await settle(page);
+}
+
+/** Hovers node `id` in the explorer and waits for its tooltip's board preview to be drawn or given
+ * up. Returns `{state: 'none', text}` without a preview, else `{state: 'drawn', text, width,
+ * differ, ...}` with what the renderer said it drew (its data attributes: position, pieces, beam...)
+ * and `differ`, the number of pixels unlike the top-left one. */
+export async function previewOf(page, id) {
+  await page.mouse.move(5, 5);
+  await page.waitForSelector('[data-testid=tree-tooltip]', { state: 'hidden' });
+  const box = await page.evaluate((i) => window.explorer.nodeBox(i), id);
+  if (!box) throw new Error(`node ${id} is not shown`);
+  await page.mouse.move(box.x + 4, box.y + 2);
+  await page.waitForSelector('[data-testid=tree-tooltip]:not([hidden])');
+  return page
+    .waitForFunction(
+      () => {
+        const t = document.querySelector('[data-testid=tree-tooltip]');
+        const c = t.querySelector('canvas.tree-preview');
+        if (!c) return { state: 'none', text: t.innerText };
+        if (c.dataset.state !== 'drawn') return null;
+        const g = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+        let differ = 0;
+        for (let i = 0; i < g.length; i += 4) if (g[i] !== g[0] || g[i + 1] !== g[1] || g[i + 2] !== g[2]) differ++;
+        return { ...c.dataset, state: 'drawn', width: c.getBoundingClientRect().width, differ, text: t.innerText };
+      },
+      null,
+      { timeout: 15000 },
+    )
+    .then((h) => h.jsonValue());
+}
+
 /** The two window sizes the page is tested at. */
 export const DESKTOP = { width: 1280, height: 800 };
 export const PHONE = { width: 390, height: 844 };

@@ -83,6 +83,9 @@ for (const [name, viewport] of [
     await aiAnswered(page, before);
     ds = await dataset(page);
     assert.equal(ds.pieces, '2', 'both placed pieces drawn');
+    // The pieces are icons; their UHP names stay readable (the tiles' labels, the hover box).
+    assert.match(ds.labels, new RegExp(`(^| )w${first.text.replace(/^w/, '')}( |$)`), 'the placed piece has its name');
+    assert.match(ds.labels, /(^| )b[QSBGAMLP]\d?( |$)/, "the AI's piece has its name");
 
     // Then: the Queen, a beetle, and the beetle climbs onto a neighbour.
     let climbed = false;

@@ -11,7 +11,7 @@ import { compactToBinary } from '../../www/tree/compact.js';
 import { binaryModel, isBinaryTree } from '../../www/tree/binary.js';
 
 const data = (name) => readFileSync(new URL(`./data/${name}`, import.meta.url), 'utf8');
-const FIELDS = ['id', 'label', 'kind', 'value', 'bound', 'alpha', 'beta', 'prob', 'best', 'tt', 'count', 'order', 'prescore', 'eval', 'moves', 'cutoff', 'reason', 'depth', 'size'];
+const FIELDS = ['id', 'label', 'kind', 'value', 'bound', 'alpha', 'beta', 'prob', 'best', 'tt', 'count', 'order', 'prescore', 'eval', 'moves', 'cutoff', 'reason', 'depth', 'size', 'visits', 'prior', 'uct'];
 
 /** Field-by-field differences of two models (at most a few). */
 function differences(a, b) {
@@ -34,7 +34,7 @@ function differences(a, b) {
   return { out, compared };
 }
 
-for (const [game, covers] of [['reversi', 'truncated'], ['threes', 'chance'], ['tictactoe', 'pruned']]) {
+for (const [game, covers] of [['reversi', 'truncated'], ['threes', 'chance'], ['tictactoe', 'pruned'], ['tictactoe-mcts', 'leaf']]) {
   test(`${game}: version 2 reads into the same model as version 1 of the same search (with ${covers} nodes)`, () => {
     const v1 = importText(data(`${game}-v1.json`));
     const v2 = importText(data(`${game}-v2.json`));
@@ -133,4 +133,20 @@ test('a buffer that is not a binary tree is refused with what was expected', () 
   const w = new Uint32Array(loop, 0, 8);
   new Int32Array(loop, w[6], 2)[1] = 1;
   assert.throws(() => binaryModel(loop), /node 1: a parent before it/);
+});
+
+test('an MCTS tree keeps its visits, priors and selection scores through version 2 (N, P, U)', () => {
+  const r = importText(data('tictactoe-mcts-v2.json'));
+  assert.ok(r.ok, JSON.stringify(r.error));
+  const root = r.model.root;
+  assert.equal(root.visits, 300);
+  assert.equal(root.children.reduce((a, c) => a + c.visits, 0), 300);
+  assert.ok(root.children.every((c) => c.prior > 0 && c.prior < 1 && Number.isFinite(c.uct)));
+  assert.match(r.model.chosen.reason, /^most visits: \d+ of 300$/);
+  // A visit count that is not a whole number is refused with its path.
+  const doc = JSON.parse(data('tictactoe-mcts-v2.json'));
+  doc.nodes[1].N = 2.5;
+  const bad = importText(JSON.stringify(doc));
+  assert.equal(bad.ok, false);
+  assert.match(bad.error.message, /nodes\[1\]\.N/);
 });

@@ -66,6 +66,46 @@ test('a small tree packs and unpacks to the same sections; a plain buffer is sti
   assert.equal(packTree(packed), packed);
 });
 
+// An MCTS tree: visits, priors and selection scores (the last sections) pack like the others.
+const mctsDoc = {
+  format: 'plyscope-tree', version: 2, game: 'g', algorithm: 'mcts', perspective: 'x', stats: { nodes: 4 },
+  terms: [], layouts: [],
+  nodes: [
+    { k: 'x', c: 3, v: 0.55, N: 300, pv: 1 },
+    { k: 'n', m: 'a', v: 0.6, N: 200, P: 0.5, U: 0.71, pv: 1 },
+    { k: 'n', m: 'b', v: 0.45, N: 99, P: 0.3, U: 0.69 },
+    { k: 'l', m: 'c', N: 0, P: 0.2 },
+  ],
+};
+
+test('MCTS sections (visits, prior, uct) pack and unpack exactly; buffers written before them (28 sections) read them as none and still pack', () => {
+  const plain = compactToBinary(mctsDoc);
+  const packed = packTree(plain);
+  assert.deepEqual(differences(plain, packed), []);
+  const { s } = sections(packed);
+  assert.deepEqual([...s.visits], [300, 200, 99, 0]);
+  assert.deepEqual([...s.prior].slice(1), [0.5, 0.3, 0.2]);
+  assert.ok(Number.isNaN(s.uct[3]) && s.uct[1] === 0.71);
+  assert.equal(binaryModel(packed).root.children[0].visits, 200);
+  // As the page wrote before the MCTS sections: the same buffers with 28 sections in the table.
+  const old = compactToBinary(smallDoc).slice(0);
+  new Uint32Array(old, 12, 1)[0] = SECTIONS.length - 3;
+  const o = sections(old);
+  assert.equal(o.s.visits, null);
+  assert.equal(o.s.note.length, o.n, 'the sections before them are read');
+  const repacked = packTree(old);
+  const r = sections(repacked);
+  assert.ok([...r.s.visits].every(Number.isNaN), 'packed as none');
+  assert.equal(binaryModel(old).root.visits, null);
+  const oldPacked = packTree(compactToBinary(smallDoc)).slice(0);
+  new Uint32Array(oldPacked, 12, 1)[0] = SECTIONS.length - 3;
+  assert.equal(sections(oldPacked).s.uct, null);
+  assert.equal(binaryModel(oldPacked).root.children.length, 3);
+  // Any other count is refused.
+  new Uint32Array(old, 12, 1)[0] = SECTIONS.length - 1;
+  assert.throws(() => sections(old), /31 sections, found 30/);
+});
+
 test('damaged packed buffers are refused with what was expected, never read past their end', () => {
   const packed = packTree(compactToBinary(smallDoc));
   const table = (buf) => new Uint32Array(buf, 16, 4 * SECTIONS.length);

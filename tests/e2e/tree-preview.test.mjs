@@ -3,7 +3,7 @@
 // node's moves reach, replayed by the engine in a worker.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useBrowser, openExplorer, settle, shot } from './harness.mjs';
+import { useBrowser, openExplorer, pasteTree, previewOf, settle, shot } from './harness.mjs';
 
 const env = useBrowser();
 
@@ -27,38 +27,9 @@ const pasted = {
   },
 };
 
-async function paste(page, doc) {
-  await page.locator('[data-testid=tree-json]').fill(JSON.stringify(doc));
-  await page.locator('[data-testid=load-tree]').click();
-  await page.waitForFunction(() => window.explorer.current()?.engine === 'another engine 2.3');
-  await page.evaluate(() => window.explorer.whenLaidOut());
-  await settle(page);
-}
-
-/** Hovers a node and waits for its tooltip's preview to be drawn or given up; returns its state. */
-async function previewOf(page, id) {
-  await page.mouse.move(5, 5);
-  await page.waitForSelector('[data-testid=tree-tooltip]', { state: 'hidden' });
-  const box = await page.evaluate((i) => window.explorer.nodeBox(i), id);
-  assert.ok(box, `node ${id} is shown`);
-  await page.mouse.move(box.x + 4, box.y + 2);
-  await page.waitForSelector('[data-testid=tree-tooltip]:not([hidden])');
-  return page.waitForFunction(() => {
-    const t = document.querySelector('[data-testid=tree-tooltip]');
-    const c = t.querySelector('canvas.tree-preview');
-    if (!c) return { state: 'none', text: t.innerText };
-    if (c.dataset.state !== 'drawn') return null;
-    // Something is drawn: count the pixels that differ from the top-left one.
-    const g = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
-    let differ = 0;
-    for (let i = 0; i < g.length; i += 4) if (g[i] !== g[0] || g[i + 1] !== g[1] || g[i + 2] !== g[2]) differ++;
-    return { state: 'drawn', position: c.dataset.position, width: c.getBoundingClientRect().width, differ, text: t.innerText };
-  }, null, { timeout: 15000 }).then((h) => h.jsonValue());
-}
-
 test('a pasted document naming our game previews each node’s position in its tooltip', async () => {
   const { page, errors } = await openExplorer(env);
-  await paste(page, pasted);
+  await pasteTree(page, pasted);
   await page.evaluate(() => window.explorer.expandAll());
   await page.evaluate(() => window.explorer.whenLaidOut());
   await settle(page);
@@ -84,12 +55,12 @@ test('a pasted document naming our game previews each node’s position in its t
 
 test('a document of a game we do not ship, or without a game, has no preview', async () => {
   const { page, errors } = await openExplorer(env);
-  await paste(page, { ...pasted, game: 'chess', root_position: 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w' });
+  await pasteTree(page, { ...pasted, game: 'chess', root_position: 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w' });
   const none = await previewOf(page, 'c1');
   assert.equal(none.state, 'none');
   const { game, ...noGame } = pasted;
   assert.equal(game, 'tictactoe');
-  await paste(page, noGame);
+  await pasteTree(page, noGame);
   assert.equal((await previewOf(page, 'c1')).state, 'none');
   assert.deepEqual(errors, []);
   await page.close();

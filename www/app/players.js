@@ -57,7 +57,7 @@ export function renderPlayers() {
 
     const knobs = document.createElement('div');
     knobs.className = 'knobs';
-    knobs.hidden = !['hard', 'alphabeta'].includes(side.level) && side.level !== 'easy';
+    knobs.hidden = !['hard', 'alphabeta', 'mcts'].includes(side.level) && side.level !== 'easy';
     // A number input for side[key], shown in `unit`s (side[key] / scale), clamped to [min, max].
     const knob = (key, label, min, max, title, enabled, scale = 1, stepBy = 1) => {
       const lab = document.createElement('label');
@@ -83,7 +83,8 @@ export function renderPlayers() {
     };
     const deep = side.level === 'hard' || side.level === 'alphabeta';
     knob('depth', 'Depth', 1, 64, 'How many plies ahead the AI looks at most (the time limit may stop it earlier)', deep);
-    knob('time', 'Time limit (s)', 0, 600, 'Seconds the AI may think per move; 0: no limit (the depth alone decides)', deep, 1000, 0.5);
+    const mcts = side.level === 'mcts';
+    knob('time', 'Time limit (s)', 0, 600, mcts ? 'Seconds MCTS may think per move; 0: no limit (10,000 playouts)' : 'Seconds the AI may think per move; 0: no limit (the depth alone decides)', deep || mcts, 1000, 0.5);
     knob('q', 'Randomness Q', 0, 99, 'The k-th best move is chosen with probability (Q-1)/Q^k; 0 means always the best', true);
     fs.append(knobs);
     // Alpha-beta's techniques, each with a switch (games with chance run expectimax: none apply).

@@ -13,6 +13,7 @@ export const LEVELS = [
   { id: 'easy', name: 'Easy (greedy)' },
   { id: 'hard', name: 'Hard (minimax)' },
   { id: 'alphabeta', name: 'Alpha-beta' },
+  { id: 'mcts', name: 'MCTS (Monte Carlo)' },
 ];
 
 /** The AI's pace: the pause before an AI move (and before nature deals) in milliseconds. */
@@ -190,6 +191,12 @@ export function searchOptions(side, entry) {
       const h = { ...o, algorithm: 'minimax', depth: side.depth, iterative_deepening: true };
       if (side.time > 0) h.time_ms = side.time;
       return h;
+    }
+    case 'mcts': {
+      // Monte Carlo tree search: playouts for the time limit (10,000 of them with no limit).
+      const m = { ...o, algorithm: 'mcts' };
+      if (side.time > 0) m.time_ms = side.time;
+      return m;
     }
     default: {
       // Alpha-beta does not apply across chance turns: games with chance use expectimax there.

@@ -135,9 +135,12 @@ export function showTree(doc, live = false) {
   const what = doc.chosen?.move ? `${live ? 'Best so far' : 'Chose'} ${doc.chosen.move}${value}` : 'Searching';
   const depth = st.depth_reached ? `, depth ${st.depth_reached}` : '';
   const trunc = st.truncated ? ' (tree cut at its node cap)' : '';
+  // A reason in words (MCTS: "most visits: 812 of 2000") is worth a line of its own.
+  const why = doc.chosen?.reason && doc.chosen.reason.includes(' ') ? ` Chosen for ${doc.chosen.reason}.` : '';
+  const searched = doc.algorithm === 'mcts' ? `${formatCount(st.leaves || 0)} playouts, ${formatCount(st.nodes || 0)} tree nodes` : `${formatCount(st.nodes || 0)} nodes searched`;
   // The engine's exact solver decided: every value is a final result, not an evaluation.
   if (st.solver_nodes != null) caption.textContent = `${what} for ${who}: solved exactly to the end of the game by the engine's solver (${formatCount(st.solver_nodes)} positions).`;
-  else caption.textContent = `${what} for ${who}: ${doc.algorithm}${depth}, ${formatCount(st.nodes || 0)} nodes searched${trunc}.`;
+  else caption.textContent = `${what} for ${who}: ${doc.algorithm}${depth}, ${searched}${trunc}.${why}`;
   if (explorer) {
     try {
       explorer.showDocument(doc, { keepView: live || liveShown });

@@ -1,7 +1,7 @@
 // Hex-board renderer (geometry `hex`: stacks and pieces in hand): draws the engine's board view on a canvas. Hexes in
 // axial coordinates with no bounds (pointy or flat as view.geometry.flat_top says); each cell holds
 // a stack, bottom first, drawn as its top piece with the pieces under it peeking out and a height
-// badge (hover or press a stack for the whole stack); each player's pieces in hand in a strip
+// badge (hover or press a piece for its name, a stack for the whole stack); each player's pieces in hand in a strip
 // beside the board, with their counts, which clicks pick. The board fits the canvas and recentres
 // as the group of pieces grows; the mouse wheel or a two-finger pinch zooms, and a mouse drag or the
 // pinch's two fingers pan (all reset when the board changes; one finger still scrolls the page). It reads the view alone and knows no rules.
@@ -13,7 +13,8 @@
 //
 // For tests, the canvas's data attributes say what was drawn: data-pieces (pieces on the board),
 // data-stacks ("q,r:height" of every stack of two or more), data-hands ("Q1 S2 ...|..." per player)
-// and data-hints (targets outlined).
+// data-labels ("wQ bS1 ..." every piece on the board, by its UHP name) and data-hints (targets
+// outlined). Each bug is drawn as an icon (BUG_ICONS) with its name (`S1`) under it.
 import { CanvasBoard, easeOut, reducedMotion, roundRect, valueBadge } from './canvas.js';
 
 const SQRT3 = Math.sqrt(3);
@@ -51,6 +52,188 @@ const BUGS = {
   pillbug: { colour: '#158f88', letter: 'P' },
 };
 
+// ---- bug icons -------------------------------------------------------------------------------
+// Each icon is drawn in a unit box (about -1..1, head up) by a function (ctx, colour, ink): the
+// body in the bug's colour with a dark outline, legs and feelers in `ink` (the tile's contrast
+// colour), so that it reads on a white and on a black tile, down to the explorer's small previews.
+
+const OUTLINE = 'rgba(20, 16, 12, 0.85)';
+
+function ellipse(ctx, x, y, rx, ry, rot = 0) {
+  ctx.beginPath();
+  ctx.ellipse(x, y, rx, ry, rot, 0, Math.PI * 2);
+}
+
+function body(ctx, colour, x, y, rx, ry, rot = 0) {
+  ellipse(ctx, x, y, rx, ry, rot);
+  ctx.fillStyle = colour;
+  ctx.fill();
+  ctx.lineWidth = 0.07;
+  ctx.strokeStyle = OUTLINE;
+  ctx.stroke();
+}
+
+/** Strokes a list of polylines ([[x, y], ...]) in `ink`. */
+function lines(ctx, ink, width, paths) {
+  ctx.beginPath();
+  for (const path of paths) {
+    path.forEach(([x, y], i) => (i ? ctx.lineTo(x, y) : ctx.moveTo(x, y)));
+  }
+  ctx.lineWidth = width;
+  ctx.strokeStyle = ink;
+  ctx.stroke();
+}
+
+/** Mirror pairs: each leg path given for the right side, plus its mirror image. */
+const both = (paths) => paths.flatMap((p) => [p, p.map(([x, y]) => [-x, y])]);
+
+const BUG_ICONS = {
+  // A bee: striped body, two wings, feelers.
+  queen(ctx, colour, ink) {
+    lines(ctx, ink, 0.09, both([[[0.12, -0.62], [0.3, -0.9]]]));
+    ctx.globalAlpha *= 0.85;
+    ellipse(ctx, 0.42, -0.2, 0.36, 0.2, -0.5);
+    ctx.fillStyle = '#dff1ff';
+    ctx.fill();
+    ctx.lineWidth = 0.06;
+    ctx.strokeStyle = OUTLINE;
+    ctx.stroke();
+    ellipse(ctx, -0.42, -0.2, 0.36, 0.2, 0.5);
+    ctx.fill();
+    ctx.stroke();
+    ctx.globalAlpha /= 0.85;
+    body(ctx, colour, 0, 0.12, 0.34, 0.62);
+    ctx.save();
+    ellipse(ctx, 0, 0.12, 0.34, 0.62);
+    ctx.clip();
+    ctx.fillStyle = OUTLINE;
+    for (const y of [-0.12, 0.14, 0.4]) ctx.fillRect(-0.4, y, 0.8, 0.11);
+    ctx.restore();
+    body(ctx, OUTLINE, 0, -0.52, 0.17, 0.14);
+  },
+  // A beetle: a round shell split down the middle, a small head, six legs and two feelers.
+  beetle(ctx, colour, ink) {
+    lines(ctx, ink, 0.08, both([
+      [[0.3, -0.25], [0.62, -0.45]],
+      [[0.36, 0.1], [0.72, 0.12]],
+      [[0.3, 0.42], [0.6, 0.7]],
+      [[0.07, -0.62], [0.22, -0.86], [0.32, -0.82]],
+    ]));
+    body(ctx, OUTLINE, 0, -0.5, 0.2, 0.15);
+    body(ctx, colour, 0, 0.1, 0.44, 0.56);
+    lines(ctx, OUTLINE, 0.06, [[[0, -0.38], [0, 0.66]]]);
+    lines(ctx, 'rgba(255, 255, 255, 0.45)', 0.06, [[[-0.24, -0.16], [-0.28, 0.14]]]);
+  },
+  // A grasshopper: a long body, long bent jumping legs, long feelers.
+  grasshopper(ctx, colour, ink) {
+    lines(ctx, ink, 0.07, both([[[0.08, -0.62], [0.3, -0.95]]]));
+    lines(ctx, ink, 0.07, both([[[0.12, -0.2], [0.36, -0.3], [0.44, -0.12]], [[0.12, 0.0], [0.4, 0.06]]]));
+    // The big hind legs: thigh up along the body, shin down.
+    ctx.lineWidth = 0.16;
+    ctx.strokeStyle = colour;
+    lines(ctx, ink, 0.18, both([[[0.12, 0.3], [0.42, -0.05], [0.5, 0.85]]]));
+    lines(ctx, colour, 0.09, both([[[0.12, 0.3], [0.42, -0.05], [0.5, 0.85]]]));
+    body(ctx, colour, 0, 0.18, 0.17, 0.68);
+    body(ctx, colour, 0, -0.5, 0.16, 0.17);
+    lines(ctx, OUTLINE, 0.05, [[[-0.1, -0.28], [0.1, -0.28]]]);
+  },
+  // A spider: a round abdomen, a smaller head, eight bent legs.
+  spider(ctx, colour, ink) {
+    lines(ctx, ink, 0.08, both([
+      [[0.1, -0.3], [0.45, -0.7], [0.62, -0.55]],
+      [[0.14, -0.22], [0.6, -0.34], [0.8, -0.12]],
+      [[0.14, -0.12], [0.6, 0.1], [0.76, 0.36]],
+      [[0.1, -0.05], [0.44, 0.42], [0.52, 0.72]],
+    ]));
+    body(ctx, colour, 0, -0.2, 0.2, 0.18);
+    body(ctx, colour, 0, 0.3, 0.33, 0.38);
+    lines(ctx, OUTLINE, 0.06, [[[-0.1, 0.18], [0, 0.3], [0.1, 0.18]], [[-0.1, 0.34], [0, 0.46], [0.1, 0.34]]]);
+  },
+  // An ant: head, thorax and abdomen in a row, six legs, elbowed feelers.
+  ant(ctx, colour, ink) {
+    lines(ctx, ink, 0.07, both([
+      [[0.06, -0.6], [0.25, -0.8], [0.38, -0.72]],
+      [[0.08, -0.18], [0.45, -0.42], [0.62, -0.36]],
+      [[0.1, -0.08], [0.55, -0.02], [0.72, 0.12]],
+      [[0.08, 0.02], [0.4, 0.36], [0.5, 0.62]],
+    ]));
+    body(ctx, colour, 0, -0.47, 0.17, 0.15);
+    body(ctx, colour, 0, -0.1, 0.12, 0.2);
+    body(ctx, colour, 0, 0.42, 0.25, 0.34);
+  },
+  // A mosquito: a slim body, two long wings, a long proboscis, long thin legs.
+  mosquito(ctx, colour, ink) {
+    lines(ctx, ink, 0.05, both([
+      [[0.08, -0.2], [0.5, -0.55], [0.6, -0.85]],
+      [[0.1, -0.1], [0.6, 0.0], [0.85, 0.2]],
+      [[0.08, 0.0], [0.45, 0.45], [0.55, 0.85]],
+    ]));
+    lines(ctx, ink, 0.06, [[[0, -0.5], [0, -0.95]]]);
+    ctx.globalAlpha *= 0.8;
+    ellipse(ctx, 0.3, 0.15, 0.16, 0.46, -0.35);
+    ctx.fillStyle = '#e6eef5';
+    ctx.fill();
+    ctx.lineWidth = 0.05;
+    ctx.strokeStyle = OUTLINE;
+    ctx.stroke();
+    ellipse(ctx, -0.3, 0.15, 0.16, 0.46, 0.35);
+    ctx.fill();
+    ctx.stroke();
+    ctx.globalAlpha /= 0.8;
+    body(ctx, colour, 0, -0.38, 0.13, 0.13);
+    body(ctx, colour, 0, -0.08, 0.12, 0.18);
+    body(ctx, colour, 0, 0.42, 0.1, 0.4);
+  },
+  // A ladybug: a red dome with black spots and a black head.
+  ladybug(ctx, colour, ink) {
+    lines(ctx, ink, 0.07, both([
+      [[0.3, -0.25], [0.6, -0.4]],
+      [[0.4, 0.1], [0.7, 0.14]],
+      [[0.32, 0.42], [0.58, 0.66]],
+      [[0.08, -0.6], [0.2, -0.82]],
+    ]));
+    body(ctx, OUTLINE, 0, -0.46, 0.26, 0.2);
+    body(ctx, colour, 0, 0.1, 0.5, 0.54);
+    lines(ctx, OUTLINE, 0.06, [[[0, -0.42], [0, 0.64]]]);
+    ctx.fillStyle = OUTLINE;
+    for (const [x, y, r] of [[0.22, -0.12, 0.1], [0.28, 0.26, 0.11], [0.14, 0.46, 0.08]]) {
+      for (const sx of [x, -x]) {
+        ctx.beginPath();
+        ctx.arc(sx, y, r, 0, Math.PI * 2);
+        ctx.fill();
+      }
+    }
+    ellipse(ctx, 0.1, -0.5, 0.06, 0.05);
+    ctx.fillStyle = '#fff';
+    ctx.fill();
+    ellipse(ctx, -0.1, -0.5, 0.06, 0.05);
+    ctx.fill();
+  },
+  // A pillbug: an oval of overlapping plates, short legs and feelers.
+  pillbug(ctx, colour, ink) {
+    lines(ctx, ink, 0.07, both([
+      [[0.36, -0.3], [0.58, -0.36]],
+      [[0.42, -0.05], [0.66, -0.06]],
+      [[0.42, 0.2], [0.64, 0.26]],
+      [[0.34, 0.44], [0.54, 0.56]],
+      [[0.1, -0.62], [0.28, -0.86]],
+    ]));
+    body(ctx, colour, 0, 0.04, 0.44, 0.68);
+    ctx.save();
+    ellipse(ctx, 0, 0.04, 0.44, 0.68);
+    ctx.clip();
+    ctx.beginPath();
+    for (const y of [-0.38, -0.16, 0.06, 0.28, 0.5]) {
+      ctx.moveTo(-0.5, y + 0.08);
+      ctx.quadraticCurveTo(0, y - 0.1, 0.5, y + 0.08);
+    }
+    ctx.lineWidth = 0.06;
+    ctx.strokeStyle = OUTLINE;
+    ctx.stroke();
+    ctx.restore();
+  },
+};
+
 const key = (q, r) => `${q},${r}`;
 
 /** The six axial neighbour steps. */
@@ -73,7 +256,7 @@ export class HexBoard extends CanvasBoard {
     this.cameraAnim = null; // {from, start}
     this.user = { zoom: 1, dx: 0, dy: 0 }; // the wheel's zoom and the drag's pan
     this.anims = []; // [{kind: 'move'|'place', q, r, fq, fr, start}]
-    this.hover = null; // a stack's cell under the pointer {q, r}
+    this.hover = null; // the cell of the piece or stack under the pointer {q, r}
     this.layoutCache = null;
     this.drag = null;
     this.touches = new Map(); // touch pointers down: pointerId -> client {x, y}
@@ -375,7 +558,7 @@ export class HexBoard extends CanvasBoard {
     const hit = this.hitTest(clientX, clientY);
     if (!hit || hit.hand) return null;
     const c = this.cells.get(key(hit.x, hit.y));
-    return c && c.pieces.length > 1 ? { q: c.q, r: c.r } : null;
+    return c && c.pieces.length > 0 ? { q: c.q, r: c.r } : null;
   }
 
   /** Whether a client point is on the board area but on no piece. */
@@ -485,12 +668,14 @@ export class HexBoard extends CanvasBoard {
   publish() {
     let pieces = 0;
     const stacks = [];
+    const names = [];
     for (const c of this.cells.values()) {
       pieces += c.pieces.length;
+      for (const p of c.pieces) names.push(`${p.owner === 1 ? 'b' : 'w'}${p.label || letterOf(p)}`);
       if (c.pieces.length > 1) stacks.push(`${c.q},${c.r}:${c.pieces.length}`);
     }
     const hands = ((this.view && this.view.hands) || []).map((l) => l.map((hp) => `${hp.piece.label || letterOf(hp.piece)}${hp.count}`).join(' '));
-    this.setData({ pieces, stacks: stacks.join(' '), hands: hands.join('|') });
+    this.setData({ pieces, stacks: stacks.join(' '), hands: hands.join('|'), labels: names.join(' ') });
   }
 
   draw() {
@@ -719,37 +904,36 @@ export class HexBoard extends CanvasBoard {
     ctx.restore();
   }
 
-  /** The bug's mark: a disc in the bug's colour with its letter, and a few legs for a bug's
-   * silhouette. */
+  /** The bug's mark: its icon in the bug's colour (BUG_ICONS), and under it the piece's name
+   * (`S1`, `Q`: the view's label) in small type when the tile is big enough to read it. */
   drawBug(ctx, piece, bug, cx, cy, s, side) {
-    const r = s * 0.5;
     const colour = this.rainbow ? `hsl(${(performance.now() / 8 + cx) % 360}, 80%, 50%)` : bug.colour;
-    // Legs: three short strokes each side (not for the letterless kinds).
-    ctx.strokeStyle = colour;
-    ctx.lineWidth = Math.max(1, s * 0.06);
+    const name = piece.label || bug.letter;
+    const labelled = s * 0.27 >= 7.5 * this.dpr;
+    const icon = BUG_ICONS[piece.kind];
+    ctx.save();
+    // The icon sits a little higher when the name goes under it.
+    ctx.translate(cx, cy - (labelled ? s * 0.12 : 0));
+    const k = s * (labelled ? 0.56 : 0.66);
+    ctx.scale(k, k);
+    ctx.lineJoin = 'round';
     ctx.lineCap = 'round';
-    ctx.beginPath();
-    for (const sign of [-1, 1]) {
-      for (const a of [-0.55, 0, 0.55]) {
-        const x1 = cx + sign * r * 0.85 * Math.cos(a);
-        const y1 = cy + r * 0.85 * Math.sin(a);
-        ctx.moveTo(x1, y1);
-        ctx.lineTo(x1 + sign * s * 0.16, y1 + s * 0.13 * Math.sin(a) * 1.6);
-      }
+    if (icon) {
+      icon(ctx, colour, side.ink === '#f8f4e8' ? '#f8f4e8' : '#2b2724');
+    } else {
+      ctx.beginPath();
+      ctx.arc(0, 0, 0.8, 0, Math.PI * 2);
+      ctx.fillStyle = colour;
+      ctx.fill();
     }
-    ctx.stroke();
-    ctx.beginPath();
-    ctx.arc(cx, cy, r, 0, Math.PI * 2);
-    ctx.fillStyle = colour;
-    ctx.fill();
-    ctx.lineWidth = Math.max(1, s * 0.04);
-    ctx.strokeStyle = side.edge;
-    ctx.stroke();
-    ctx.fillStyle = '#fff';
-    ctx.font = `800 ${Math.round(s * 0.6)}px system-ui, sans-serif`;
-    ctx.textAlign = 'center';
-    ctx.textBaseline = 'middle';
-    ctx.fillText(piece.label || bug.letter, cx, cy + s * 0.03);
+    ctx.restore();
+    if (labelled || !icon) {
+      ctx.fillStyle = side.ink;
+      ctx.font = `700 ${Math.round(s * (icon ? 0.27 : 0.5))}px system-ui, sans-serif`;
+      ctx.textAlign = 'center';
+      ctx.textBaseline = 'middle';
+      ctx.fillText(name, cx, icon ? cy + s * 0.6 : cy);
+    }
   }
 
   /** The hands: a strip per player, each piece kind with its count; the side to move's strip is
@@ -797,17 +981,20 @@ export class HexBoard extends CanvasBoard {
     }
   }
 
-  /** What a stack holds, bottom first, in a box beside it. */
+  /** What a stack holds, bottom first, in a box beside it, with the pieces' names (for a single
+   * piece: its name). */
   drawStackTip(ctx, at, cam) {
     const c = this.cells.get(key(at.q, at.r));
-    if (!c || c.pieces.length < 2) return;
+    if (!c || !c.pieces.length) return;
     const p = this.centre(c.q, c.r, cam);
     const t = Math.max(12 * this.dpr, Math.min(cam.s * 0.55, 22 * this.dpr));
     const n = c.pieces.length;
     const gap = t * 0.5;
     const fs = Math.round(t * 0.7);
     ctx.font = `${fs}px system-ui, sans-serif`;
-    const caption = `stack of ${n}, bottom first`;
+    // The pieces' names (wS1, bB2), which the tiles show only when they are big enough.
+    const names = c.pieces.map((p) => `${p.owner === 1 ? 'b' : 'w'}${p.label || letterOf(p)}`);
+    const caption = n > 1 ? `stack of ${n}, bottom first: ${names.join(' ')}` : `${c.pieces[0].owner === 1 ? 'Black' : 'White'} ${c.pieces[0].kind} ${names[0]}`;
     const w = Math.max(n * 2 * t + (n - 1) * gap, ctx.measureText(caption).width) + 2 * gap;
     const h = 2 * t + fs * 1.6 + gap;
     const W = this.canvas.width;

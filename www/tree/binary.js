@@ -44,7 +44,13 @@ export const SECTIONS = [
   ['layoutNames', Uint32Array],
   ['layoutWeights', Float64Array],
   ['note', Uint8Array],
+  // MCTS (absent from buffers written before they were added: read as none).
+  ['visits', Float64Array],
+  ['prior', Float64Array],
+  ['uct', Float64Array],
 ];
+/** Sections a buffer may lack (written before they were added): the last ones of SECTIONS (read as null). */
+export const OPTIONAL_SECTIONS = 3;
 const NONE = 0xffffffff;
 const BOUND_CODES = [null, 'exact', 'lower', 'upper'];
 const REASONS = [null, 'alphabeta', 'branching_limit'];
@@ -79,18 +85,24 @@ export function sections(buffer) {
   } else {
     if (head[1] !== BINARY_VERSION) fail(`layout version ${BINARY_VERSION} or ${PACKED_LAYOUT_WORD}, found ${head[1]}`);
     n = head[2];
-    if (head[3] !== SECTIONS.length) fail(`${SECTIONS.length} sections, found ${head[3]}`);
-    if (buffer.byteLength < 16 + 8 * SECTIONS.length) fail('a complete section table');
-    const table = new Uint32Array(buffer, 16, 2 * SECTIONS.length);
+    const count = head[3];
+    if (count !== SECTIONS.length && count !== SECTIONS.length - OPTIONAL_SECTIONS) fail(`${SECTIONS.length} sections, found ${count}`);
+    if (buffer.byteLength < 16 + 8 * count) fail('a complete section table');
+    const table = new Uint32Array(buffer, 16, 2 * count);
     s = {};
     SECTIONS.forEach(([name, T], k) => {
+      if (k >= count) {
+        s[name] = null;
+        return;
+      }
       const off = table[2 * k];
       const len = table[2 * k + 1];
       if (off % 8 !== 0 || off + len * T.BYTES_PER_ELEMENT > buffer.byteLength) fail(`section ${name} inside the buffer`);
       s[name] = new T(buffer, off, len);
     });
   }
-  for (const name of ['parent', 'move', 'kind', 'flags', 'value', 'alpha', 'beta', 'prob', 'order', 'count', 'pre', 'eval', 'ref', 'cutAt', 'note']) {
+  for (const name of ['parent', 'move', 'kind', 'flags', 'value', 'alpha', 'beta', 'prob', 'order', 'count', 'pre', 'eval', 'ref', 'cutAt', 'note', 'visits', 'prior', 'uct']) {
+    if (counts ? counts[name] === undefined : s[name] === null) continue; // an optional section absent
     if ((counts ? counts[name] : s[name].length) !== n) fail(`${n} entries in section ${name}`);
   }
   return { n, s };
@@ -233,6 +245,9 @@ class BinNode {
   get prescore() { return this._t.breakdown(this._t.s.pre[this.id]); }
   get eval() { return this._t.breakdown(this._t.s.eval[this.id]); }
   get reason() { return this.kind === 'pruned' ? REASONS[(this._t.s.flags[this.id] >> 5) & 3] : null; }
+  get visits() { const a = this._t.s.visits; return a === null ? null : opt(a[this.id]); }
+  get prior() { const a = this._t.s.prior; return a === null ? null : opt(a[this.id]); }
+  get uct() { const a = this._t.s.uct; return a === null ? null : opt(a[this.id]); }
 
   get moves() {
     if (this.kind !== 'pruned') return null;
@@ -252,7 +267,7 @@ class BinNode {
     return { by: by >= 0 ? by : null, value: opt(s.value[this.id]), alpha: opt(s.alpha[this.id]), beta: opt(s.beta[this.id]) };
   }
 }
-Object.assign(BinNode.prototype, { inferred: false, visits: null, extra: null });
+Object.assign(BinNode.prototype, { inferred: false, extra: null });
 
 /**
  * The model of a binary tree: `{ format, meta, settings, stats, chosen, root, count, kindsPresent,

@@ -103,9 +103,12 @@ function builder(doc, budget, total) {
     eval: new Uint32Array(cap).fill(NONE),
     ref: new Int32Array(cap).fill(-1),
     cutAt: new Uint32Array(cap).fill(NONE),
+    visits: new Float64Array(cap).fill(NaN),
+    prior: new Float64Array(cap).fill(NaN),
+    uct: new Float64Array(cap).fill(NaN),
   });
   let A = fresh();
-  let { parent, move, kind, flags, note, value, alpha, beta, prob, order, count, pre, eval: evalIdx, ref, cutAt } = A;
+  let { parent, move, kind, flags, note, value, alpha, beta, prob, order, count, pre, eval: evalIdx, ref, cutAt, visits, prior, uct } = A;
   /** Room for node `i` (capacities double). */
   const room = (i) => {
     if (i < cap) return;
@@ -113,7 +116,7 @@ function builder(doc, budget, total) {
     while (cap <= i) cap *= 2;
     A = fresh();
     for (const k of Object.keys(A)) A[k].set(old[k]);
-    ({ parent, move, kind, flags, note, value, alpha, beta, prob, order, count, pre, eval: evalIdx, ref, cutAt } = A);
+    ({ parent, move, kind, flags, note, value, alpha, beta, prob, order, count, pre, eval: evalIdx, ref, cutAt, visits, prior, uct } = A);
   };
   // Sized for a pre-score at every node and an evaluation at every leaf when the node count is
   // known: growing by doubling from small copies the arrays many times over (a fifth of the time).
@@ -170,7 +173,7 @@ function builder(doc, budget, total) {
     // One pass over the keys the node has (five or six of the nineteen, usually): reading every
     // possible key by name costs a lookup per absent key, on objects of a dozen shapes, and was most
     // of the time spent here (2.7 s of 3.9 s for 10^6 nodes, before).
-    let ok, om, ov, oa, oz, oq, opv, ott, ob, oo, op, oe, oet, oms, on, oby, or, os, ou, oc;
+    let ok, om, ov, oa, oz, oq, opv, ott, ob, oo, op, oe, oet, oms, on, oby, or, os, ou, oc, oN, oP, oU;
     for (const key in o) {
       const x = o[key];
       switch (key) {
@@ -194,6 +197,9 @@ function builder(doc, budget, total) {
         case 'ms': oms = x; break;
         case 'by': oby = x; break;
         case 'r': or = x; break;
+        case 'N': oN = x; break;
+        case 'P': oP = x; break;
+        case 'U': oU = x; break;
         default: break;
       }
     }
@@ -218,6 +224,12 @@ function builder(doc, budget, total) {
     if ((oa = num(oa, 'a')) !== undefined) alpha[i] = oa;
     if ((oz = num(oz, 'z')) !== undefined) beta[i] = oz;
     if ((oq = num(oq, 'q')) !== undefined) prob[i] = oq;
+    if ((oN = num(oN, 'N')) !== undefined) {
+      if (!(Number.isInteger(oN) && oN >= 0)) bad(at(i, 'N'), 'a whole number of visits');
+      visits[i] = oN;
+    }
+    if ((oP = num(oP, 'P')) !== undefined) prior[i] = oP;
+    if ((oU = num(oU, 'U')) !== undefined) uct[i] = oU;
     let f = 0;
     if (opv) f |= 1;
     if (ott) f |= 2;
@@ -357,6 +369,9 @@ function builder(doc, budget, total) {
     layoutStart,
     layoutNames: Uint32Array.from(layoutNames),
     layoutWeights: Float64Array.from(layoutWeights),
+    visits: cut0(visits),
+    prior: cut0(prior),
+    uct: cut0(uct),
   });
   };
   return { node, finish };

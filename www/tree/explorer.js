@@ -70,6 +70,8 @@ export function mountExplorer(container, options = {}) {
     setBudget: (budget) => Object.assign(x.budget, budget),
     current: () => x.currentDocument(),
     model: () => x.model,
+    /** Visits mode (trees with visits): { offered, on, order }. */
+    visits: () => ({ offered: !x.visitsField.hidden, on: x.visitsMode, order: x.order }),
     focus: (id) => x.focusById(id),
     /** Selects a node (by id) and shows its details panel, as a tap does; false when there is none. */
     select: (id) => {
@@ -188,13 +190,23 @@ class Explorer {
       this.limits.clear();
       this.relayout(true);
     });
-    this.orderSelect = el('select', { class: 'ps-select', 'aria-label': 'Order of siblings' }, el('option', { value: 'value', text: 'best first' }), el('option', { value: 'prescore', text: 'by pre-score' }), el('option', { value: 'search', text: 'search order' }));
+    this.orderSelect = el('select', { class: 'ps-select', 'aria-label': 'Order of siblings' }, el('option', { value: 'value', text: 'best first' }), el('option', { value: 'prescore', text: 'by pre-score' }), el('option', { value: 'search', text: 'search order' }), el('option', { value: 'visits', text: 'by visits' }));
     this.orderSelect.value = this.order;
     this.orderSelect.addEventListener('change', () => {
       this.order = this.orderSelect.value;
       this.ordered = new WeakMap();
       this.relayout(true);
     });
+    // Visits mode (trees with visit counts, e.g. MCTS): siblings by visits, each box and edge
+    // weighted by its share of its parent's visits. On by default for such trees.
+    this.visitsMode = false;
+    this.visitsWanted = true;
+    this.visitsInput = el('input', { type: 'checkbox', 'data-testid': 'visits-mode', 'aria-label': 'Visits mode: order and weigh nodes by visits' });
+    this.visitsInput.addEventListener('change', () => {
+      this.visitsWanted = this.visitsInput.checked;
+      this.setVisitsMode(this.visitsInput.checked);
+    });
+    this.visitsField = el('label', { class: 'ps-field', title: 'Order siblings by visits and weigh boxes and edges by their share of the visits', hidden: true }, this.visitsInput, ' Visits');
     const findBar = this.buildFindBar();
     this.buildWhyPanel();
     this.buildComparePanel();
@@ -211,6 +223,7 @@ class Explorer {
       el('button', { type: 'button', text: 'Expand all', title: 'Open every node, breadth first, up to 3,000 shown (E)', onclick: () => this.expandAll(3000) }),
       el('label', { class: 'ps-field' }, 'Siblings ', this.siblingsInput),
       el('label', { class: 'ps-field' }, 'Order ', this.orderSelect),
+      this.visitsField,
       el('span', { class: 'ps-spacer' }),
       el('button', { type: 'button', text: 'Open file…', 'data-testid': 'open-tree', onclick: () => this.fileInput.click() }),
       el('button', { type: 'button', text: 'Compare…', title: 'Load a second search of the same position and highlight what changed', 'data-testid': 'compare-open', onclick: () => this.openCompare() }),
@@ -477,6 +490,24 @@ class Explorer {
     return n;
   }
 
+  /** Offers visits mode for a tree whose root has visits (and turns it on unless unticked). */
+  modelVisits(model) {
+    const has = model.root.visits !== null && model.root.visits !== undefined;
+    this.visitsField.hidden = !has;
+    this.setVisitsMode(has && this.visitsWanted, false);
+  }
+
+  /** Visits mode on or off: siblings by visits and weighted boxes, or back to best first. */
+  setVisitsMode(on, relayout = true) {
+    this.visitsMode = on;
+    this.visitsInput.checked = on;
+    if (on) this.order = 'visits';
+    else if (this.order === 'visits') this.order = 'value';
+    this.orderSelect.value = this.order;
+    this.ordered = new WeakMap();
+    if (relayout) this.relayout(true);
+  }
+
   setModel(model, text, doc, opts = {}) {
     // keepView (a live view updated every iteration): keep what is open, the focus and the camera,
     // matched by moves from the root.
@@ -494,6 +525,7 @@ class Explorer {
     this.ordered = new WeakMap();
     this.limits.clear();
     this.labelCache.clear();
+    this.modelVisits(model);
     // The previous tree's items stay drawn (inert: see itemAt) until the new layout is in place.
     this.leaving = [];
     this.hover = null;

@@ -115,7 +115,9 @@ export function makeNode(id, kind) {
     moves: null,
     cutoff: null,
     reason: null,
-    visits: null,
+    visits: null, // MCTS: playouts through the node (its value is then their mean score)
+    prior: null, // MCTS: the prior among its siblings
+    uct: null, // MCTS: the selection score its parent gave it when the search ended
     extra: null,
     children: [],
     parent: null,
@@ -459,6 +461,9 @@ function nativeNode(o, path) {
   n.prob = optNum(o, 'prob', path);
   n.count = optNum(o, 'count', path);
   n.order = optNum(o, 'order', path);
+  n.visits = optNum(o, 'visits', path);
+  n.prior = optNum(o, 'prior', path);
+  n.uct = optNum(o, 'uct', path);
   n.prescore = readBreakdown(o.prescore, path, 'prescore');
   n.eval = readBreakdown(o.eval, path, 'eval');
   n.best = o.best === true;
@@ -971,7 +976,7 @@ export function toDocument(model) {
     if (n.label !== null) o.move = n.label;
     o.kind = n.kind === 'node' ? (n.children.length ? 'max' : 'leaf') : n.kind;
     o.value = n.value;
-    for (const k of ['bound', 'alpha', 'beta', 'prescore', 'eval', 'prob', 'count', 'order', 'moves', 'cutoff', 'reason']) if (n[k] !== null && n[k] !== undefined) o[k] = n[k];
+    for (const k of ['bound', 'alpha', 'beta', 'prescore', 'eval', 'prob', 'count', 'order', 'moves', 'cutoff', 'reason', 'visits', 'prior', 'uct']) if (n[k] !== null && n[k] !== undefined) o[k] = n[k];
     if (n.best) o.best = true;
     if (n.tt) o.tt = true;
     if (n.note) noteToDoc(n.note, o);
@@ -1017,7 +1022,7 @@ export function toDocument(model) {
 
 const HEAVY = ['prescore', 'eval', 'moves', 'cutoff', 'reason', 'extra'];
 const BOUND_CODES = [null, 'exact', 'lower', 'upper'];
-const NUMS = ['value', 'alpha', 'beta', 'prob', 'count', 'visits', 'size'];
+const NUMS = ['value', 'alpha', 'beta', 'prob', 'count', 'visits', 'size', 'prior', 'uct'];
 const PACK_CHUNK = 1 << 24; // characters per packed string
 
 /** Packs strings (or null) into long strings: { chunks, refs } with refs = [chunk, start, length] per entry. */
@@ -1137,7 +1142,7 @@ class WireNode {
   get reason() { return this._get('reason'); }
   get extra() { return this._get('extra'); }
 }
-Object.assign(WireNode.prototype, { order: null, inferred: false, bound: null, alpha: null, beta: null, prob: null, best: false, tt: false, note: 0, count: null, visits: null, _pack: null, _decoded: null });
+Object.assign(WireNode.prototype, { order: null, inferred: false, bound: null, alpha: null, beta: null, prob: null, best: false, tt: false, note: 0, count: null, visits: null, prior: null, uct: null, _pack: null, _decoded: null });
 
 const nn = (v) => (v === null || v === undefined ? NaN : v);
 
@@ -1176,6 +1181,8 @@ export function toWire(model) {
     nums[b + 4] = nn(n.count);
     nums[b + 5] = nn(n.visits);
     nums[b + 6] = n.size;
+    nums[b + 7] = nn(n.prior);
+    nums[b + 8] = nn(n.uct);
     if (typeof n.id === 'number') {
       idNums[i] = n.id;
       idTexts.set(i, null);
@@ -1230,6 +1237,8 @@ function buildWireNodes(wire, nodes, from, to, seen) {
     if (!Number.isNaN(nums[b + 3])) n.prob = nums[b + 3];
     if (!Number.isNaN(nums[b + 4])) n.count = nums[b + 4];
     if (!Number.isNaN(nums[b + 5])) n.visits = nums[b + 5];
+    if (!Number.isNaN(nums[b + 7])) n.prior = nums[b + 7];
+    if (!Number.isNaN(nums[b + 8])) n.uct = nums[b + 8];
     if (heavy.refs[i * 3 + 2] >= 0) {
       n._pack = heavy;
       n._at = i;

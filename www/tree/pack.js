@@ -11,7 +11,7 @@
 // Nothing here knows what a section means: a section added to SECTIONS is packed by its type.
 // Pure functions with no DOM: they run on the page, in workers and under node's test runner.
 
-import { BINARY_MAGIC, SECTIONS, sections } from './binary.js';
+import { BINARY_MAGIC, OPTIONAL_SECTIONS, SECTIONS, sections } from './binary.js';
 
 /** The layout word of packed buffers. */
 export const PACKED_LAYOUT = 2;
@@ -289,7 +289,8 @@ export function packTree(buffer) {
   out.n = head;
   const table = [];
   SECTIONS.forEach(([name, T], k) => {
-    const a = s[name];
+    // A section the plain buffer lacks (written before it was added) is packed as all "none".
+    const a = s[name] ?? new T(n).fill(noneOf(T));
     // The header (section 0) stays as it is, where the plain layout has it: words 4 and 5 give its
     // offset and length in both layouts.
     const c = k === 0 ? { codec: CODEC.raw, size: a.byteLength, write: (o) => o.bytes(a) } : choose(a, T);
@@ -469,12 +470,18 @@ export function unpackSections(buffer) {
   if (!isPacked(buffer)) fail('the packed layout');
   const head = new Uint32Array(buffer, 0, 4);
   const n = head[2];
-  if (head[3] !== SECTIONS.length) fail(`${SECTIONS.length} sections, found ${head[3]}`);
-  if (buffer.byteLength < 16 + 16 * SECTIONS.length) fail('a complete section table');
-  const table = new Uint32Array(buffer, 16, 4 * SECTIONS.length);
+  const sectionCount = head[3];
+  // Buffers packed before the last OPTIONAL_SECTIONS were added lack them: read as null.
+  if (sectionCount !== SECTIONS.length && sectionCount !== SECTIONS.length - OPTIONAL_SECTIONS) fail(`${SECTIONS.length} sections, found ${sectionCount}`);
+  if (buffer.byteLength < 16 + 16 * sectionCount) fail('a complete section table');
+  const table = new Uint32Array(buffer, 16, 4 * sectionCount);
   const s = {};
   const counts = {};
   SECTIONS.forEach(([name, T], k) => {
+    if (k >= sectionCount) {
+      s[name] = null;
+      return;
+    }
     const [off, len, count, codec] = table.subarray(4 * k, 4 * k + 4);
     if (off + len > buffer.byteLength) fail(`section ${name} inside the buffer`);
     if (count > 1 << 28) fail(`a reasonable length of section ${name}`);

@@ -13,6 +13,17 @@ import { noteTag, NOTE_LEGEND, NULL_WINDOW, FAILED_HIGH, RESEARCH, NULL_MOVE } f
 const REPLAY_UNVISITED_ALPHA = 0.16;
 const REPLAY_CURRENT_COLOR = '#e65100';
 const REPLAY_CHANGED_COLOR = '#2e7d32';
+/** Visits mode: the bar that shows a node's share of its parent's visits. */
+const VISITS_COLOR = '#6a4fb3';
+
+/** A node's visits as a share of its parent's (0 to 1); the root's is 1; null without visits. */
+export function visitShare(n) {
+  if (n.visits === null || n.visits === undefined) return null;
+  const p = n.parent;
+  if (!p) return 1;
+  if (!(p.visits > 0)) return null;
+  return Math.max(0, Math.min(1, n.visits / p.visits));
+}
 
 // Node labels: the largest font in which the text fits, before cutting it with an ellipsis.
 const LINE1_FONTS = ['600 12.5px system-ui, sans-serif', '600 11px system-ui, sans-serif', '600 10px system-ui, sans-serif'];
@@ -76,13 +87,22 @@ export const rendererMethods = {
     const onPath = new Set();
     for (let a = focusIt; a; a = a.parent) onPath.add(a);
     const pathEdges = [];
+    // Visits mode: an edge's width says its child's share of the parent's visits.
+    const weighted = [];
     for (const it of this.items) {
       if (!it.parent) continue;
       if (!it.more && it.node.best && this.isPv(it.node)) pvEdges.push(it);
       else if (onPath.has(it)) pathEdges.push(it);
+      else if (this.visitsMode && !it.more && visitShare(it.node) !== null) weighted.push(it);
       else edgeTo(it, it.parent);
     }
     ctx.stroke();
+    for (const it of weighted) {
+      ctx.lineWidth = (1 + 7 * Math.sqrt(visitShare(it.node))) / Math.max(k, 0.5);
+      ctx.beginPath();
+      edgeTo(it, it.parent);
+      ctx.stroke();
+    }
     if (pathEdges.length) {
       ctx.strokeStyle = '#4d5967';
       ctx.lineWidth = 2.2 / Math.max(k, 0.5);
@@ -204,6 +224,14 @@ export const rendererMethods = {
       roundRect(ctx, x - 3.5, y - 3.5, NODE_W + 7, NODE_H + 7, 9);
       ctx.stroke();
       ctx.setLineDash([]);
+    }
+    if (this.visitsMode && !it.more) {
+      // Visits mode: a bar along the bottom, as long as the node's share of its parent's visits.
+      const share = visitShare(n);
+      if (share !== null) {
+        ctx.fillStyle = VISITS_COLOR;
+        ctx.fillRect(x + 7, y + NODE_H - 4, (NODE_W - 14) * share, 2.5);
+      }
     }
     if (!it.more) this.drawMarks(it, x, y);
     if (look && look.visited && (look.current || look.changed)) {
@@ -464,7 +492,14 @@ export const rendererMethods = {
     if (n.kind === 'truncated') return [`${n.count ?? '?'} unrecorded`, 'node cap', ''];
     const label = nodeName(n);
     let line2 = n.value !== null ? boundedScore(n.value, n.bound) : n.kind === 'node' ? plural(n.children.length, 'child', 'children') : 'no value';
-    if (n.visits !== null) line2 = `${n.value === null ? '' : `Q ${compactNumber(n.value)} `}N ${compactNumber(n.visits)}`;
+    if (n.visits !== null) {
+      const share = visitShare(n);
+      if (this.visitsMode && share !== null && n.parent) {
+        // Visits first (what MCTS plays by), their share, then the mean in two decimals.
+        const q = n.value === null ? '' : ` Q ${Math.abs(n.value) < 10 ? n.value.toFixed(2) : compactNumber(n.value)}`;
+        line2 = `N ${compactNumber(n.visits)} ${percentShort(share)}${q}`;
+      } else line2 = `${n.value === null ? '' : `Q ${compactNumber(n.value)} `}N ${compactNumber(n.visits)}`;
+    }
     let tag = '';
     // The compared search's value goes top right, so that neither value is cut.
     const d = this.diff ? this.diff.diff.get(n) : null;

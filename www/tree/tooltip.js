@@ -132,7 +132,16 @@ export const tooltipMethods = {
       // A foreign document's large numbers may mean something the explorer cannot read.
       if (n.value !== null && Math.abs(n.value) >= 1e4 && scaleInUse().unit === null) row('raw value', plainNumber(n.value));
       if (n.alpha !== null || n.beta !== null) row('window (α, β)', windowText(n.alpha, n.beta));
-      if (n.prob !== null) row(n.visits !== null ? 'prior' : 'probability', n.visits !== null ? plainNumber(n.prob) : percent(n.prob));
+      // MCTS dumps give their priors as `prob`; native trees have `prior` and keep `prob` for
+      // chance outcomes.
+      const dumpPrior = n.visits !== null && n.prior === null && n.parent?.kind !== 'chance';
+      if (n.prob !== null) row(dumpPrior ? 'prior' : 'probability', dumpPrior ? plainNumber(n.prob) : percent(n.prob));
+      if (n.visits !== null) {
+        const p = n.parent;
+        row('visits', `${n.visits.toLocaleString('en')}${p && p.visits > 0 ? ` (${percent(n.visits / p.visits)} of its parent's)` : ''}`);
+      }
+      if (n.prior !== null) row('prior', percent(n.prior));
+      if (n.uct !== null) row(n.prior !== null ? 'PUCT score' : 'UCT score', plainNumber(n.uct));
       if (n.tt) row('TT', 'answered from the transposition table (cut by the hash table)');
       for (const [label, text] of noteRows(n.note)) row(label, text);
       this.compareRows(n, row);

@@ -102,6 +102,12 @@ export const viewMethods = {
         .map((c, i) => ({ c, i, r: has(c) ? 0 : 1, k: has(c) ? sign * c.prescore.total : 0 }))
         .sort((a, b) => a.r - b.r || a.k - b.k || a.i - b.i)
         .map((e) => e.c);
+    } else if (this.order === 'visits' && list.length > 1 && list.some((c) => c.visits !== null)) {
+      // Most visited first (MCTS); nodes without visits keep their order after them.
+      list = list
+        .map((c, i) => ({ c, i, r: c.visits === null ? 1 : 0, k: -(c.visits ?? 0) }))
+        .sort((a, b) => a.r - b.r || a.k - b.k || a.i - b.i)
+        .map((e) => e.c);
     } else if (this.order === 'value' && list.length > 1) {
       const rank = (c) => (c.kind === 'pruned' || c.kind === 'truncated' ? 2 : c.value === null && c.visits === null && c.prob === null ? 1 : 0);
       let key = null;

@@ -88,6 +88,10 @@ export const whyMethods = {
       const [win, lose] = aBetter ? [na, nb] : [nb, na];
       verdict = `The ${p.kind} player at ${nodeName(p)} prefers ${win}: ${scoreText(aBetter ? a.value : b.value)} against ${scoreText(aBetter ? b.value : a.value)}, ${isMate(a.value) || isMate(b.value) ? '' : `${differenceText(Math.abs(w.valueDiff))} `}${p.kind === 'max' ? 'higher' : 'lower'} than ${lose}.`;
     } else verdict = `${na} is worth ${scoreText(a.value)}, ${nb} ${scoreText(b.value)}: A − B = ${isMate(a.value) || isMate(b.value) ? 'not a number of units (a decided game)' : `${w.valueDiff > 0 ? '+' : ''}${differenceText(w.valueDiff)}`}.`;
+    // MCTS plays the most visited move, which is not always the one with the best mean.
+    if (a.visits !== null && a.visits !== undefined && b.visits !== null && b.visits !== undefined) {
+      verdict += ` By visits, which MCTS plays by: ${na} ${a.visits.toLocaleString('en')}, ${nb} ${b.visits.toLocaleString('en')}.`;
+    }
     body.append(el('p', { class: 'ps-why-verdict', 'data-testid': 'why-verdict', text: verdict }));
     const lineText = (side) => {
       const moves = side.line.map((m) => nodeName(m));

@@ -148,48 +148,23 @@ impl Evaluator<Hive> for HiveEval {
         if *self == HiveEval::Strong {
             full_terms(pos, &mut m);
         }
-        let (a, b) = (perspective as usize, 1 - perspective as usize);
-        let mut total = 0.0;
-        let mut term = |name: &'static str, raw: f64, w: f64, sink: &mut S| {
-            total += raw * w;
-            sink.term(name, raw, w);
-        };
-        term(
-            "queen liberties",
-            m.liberties[a] - m.liberties[b],
-            W_LIBERTY,
-            sink,
-        );
-        term(
-            "pieces touching enemy queen",
-            m.touching[a] - m.touching[b],
-            W_TOUCH,
-            sink,
-        );
+        let mut t = Terms::new(perspective, sink);
+        t.diff("queen liberties", m.liberties, W_LIBERTY);
+        t.diff("pieces touching enemy queen", m.touching, W_TOUCH);
         if *self == HiveEval::Strong {
-            term(
-                "beetle on enemy queen",
-                m.on_queen[a] - m.on_queen[b],
-                W_BEETLE_ON_QUEEN,
-                sink,
-            );
-            term("pinned pieces", m.pinned[a] - m.pinned[b], -W_PINNED, sink);
+            t.diff("beetle on enemy queen", m.on_queen, W_BEETLE_ON_QUEEN);
+            t.diff("pinned pieces", m.pinned, -W_PINNED);
             for &(bug, w) in &W_MOBILE {
                 let i = bug as usize;
-                let raw = m.mobile[a][i] - m.mobile[b][i];
-                if raw != 0.0 || S::ACTIVE {
-                    term(mobile_name(bug), raw, w, sink);
+                let pair = [m.mobile[0][i], m.mobile[1][i]];
+                if pair[t.a] != pair[1 - t.a] || S::ACTIVE {
+                    t.diff(mobile_name(bug), pair, w);
                 }
             }
-            term("pieces in hand", m.hand[a] - m.hand[b], W_HAND, sink);
-            term(
-                "pillbug guards at queen",
-                m.threat[a] - m.threat[b],
-                W_THREAT,
-                sink,
-            );
+            t.diff("pieces in hand", m.hand, W_HAND);
+            t.diff("pillbug guards at queen", m.threat, W_THREAT);
         }
-        total
+        t.total
     }
 
     /// Cheap terms for ordering and limiting moves: queen liberties, pieces touching the queens,
@@ -202,32 +177,38 @@ impl Evaluator<Hive> for HiveEval {
                 m.hand[side_of(p) as usize] += 1.0;
             }
         }
-        let (a, b) = (perspective as usize, 1 - perspective as usize);
-        let mut total = 0.0;
-        let mut term = |name: &'static str, raw: f64, w: f64, sink: &mut S| {
-            total += raw * w;
-            sink.term(name, raw, w);
-        };
-        term(
-            "pre: queen liberties",
-            m.liberties[a] - m.liberties[b],
-            W_LIBERTY,
+        let mut t = Terms::new(perspective, sink);
+        t.diff("pre: queen liberties", m.liberties, W_LIBERTY);
+        t.diff("pre: touching enemy queen", m.touching, W_TOUCH);
+        t.diff("pre: beetle on enemy queen", m.on_queen, W_BEETLE_ON_QUEEN);
+        t.diff("pre: pieces in hand", m.hand, -W_HAND);
+        t.total
+    }
+}
+
+/// The running sum of an evaluation's terms, each "the perspective's measure minus the
+/// opponent's" times its weight, told to the sink as it goes.
+struct Terms<'s, S: TermSink> {
+    a: usize,
+    total: f64,
+    sink: &'s mut S,
+}
+
+impl<'s, S: TermSink> Terms<'s, S> {
+    fn new(perspective: PlayerId, sink: &'s mut S) -> Self {
+        Terms {
+            a: perspective as usize,
+            total: 0.0,
             sink,
-        );
-        term(
-            "pre: touching enemy queen",
-            m.touching[a] - m.touching[b],
-            W_TOUCH,
-            sink,
-        );
-        term(
-            "pre: beetle on enemy queen",
-            m.on_queen[a] - m.on_queen[b],
-            W_BEETLE_ON_QUEEN,
-            sink,
-        );
-        term("pre: pieces in hand", m.hand[a] - m.hand[b], -W_HAND, sink);
-        total
+        }
+    }
+
+    /// Adds the term `name`: `pair[mine] - pair[theirs]` at weight `w`.
+    #[inline(always)]
+    fn diff(&mut self, name: &'static str, pair: [f64; 2], w: f64) {
+        let raw = pair[self.a] - pair[1 - self.a];
+        self.total += raw * w;
+        self.sink.term(name, raw, w);
     }
 }
 

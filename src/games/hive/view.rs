@@ -105,9 +105,17 @@ impl Hive {
     }
 }
 
+/// A piece on the board, labelled with its UHP name without the colour (`S1`, `Q`), so that the
+/// page can show which Spider it is and notation stays readable.
 fn piece(p: u8) -> Piece {
     let bug = bug_of(p);
-    Piece::owned(side_of(p), bug.name()).with_label(bug.letter().to_string())
+    let number = SLOTS[p as usize % PER_SIDE].1;
+    let label = if number == 0 {
+        bug.letter().to_string()
+    } else {
+        format!("{}{number}", bug.letter())
+    };
+    Piece::owned(side_of(p), bug.name()).with_label(label)
 }
 
 impl Viewable for Hive {

@@ -1,0 +1,98 @@
+// End-to-end: MCTS as an AI level in the page, and its tree in the explorer's visits mode. The AI
+// side has no time limit, so MCTS plays its fixed 10,000 playouts (the same tree on any machine).
+// Screenshots: target/screenshots/mcts-*.png.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { useBrowser, openApp, appState, pickGame, shot, settle, watchErrors } from './harness.mjs';
+
+const env = useBrowser();
+const WIDE = { width: 1400, height: 900 };
+const PHONE = { width: 390, height: 844 };
+
+async function mctsMoves(viewport, name) {
+  const { context, page, errors } = await openApp(env, viewport);
+  await pickGame(page, 'tictactoe');
+  await page.selectOption('[data-testid=side-0-level]', 'human');
+  await page.selectOption('[data-testid=side-1-level]', 'mcts');
+  // The level offers the time limit and the quotient; depth means nothing to MCTS.
+  assert.equal(await page.isDisabled('[data-testid=side-1-depth]'), true);
+  assert.equal(await page.isDisabled('[data-testid=side-1-time]'), false);
+  await page.fill('[data-testid=side-1-time]', '0');
+  await page.dispatchEvent('[data-testid=side-1-time]', 'change');
+  const first = (await appState(page)).legal[0].move;
+  const c = await page.evaluate((m) => window.plyscope.cellCenterOf(m), first);
+  await page.mouse.click(c.x, c.y);
+  await page.waitForFunction(() => window.plyscope.state.history.length >= 2, null, { timeout: 30000 });
+  await page.waitForFunction(() => window.plyscope.explorer?.current()?.algorithm === 'mcts', null, { timeout: 20000 });
+  const aiMove = (await appState(page)).history[1];
+  const doc = await page.evaluate(() => window.plyscope.explorer.current());
+  assert.equal(doc.chosen.move, aiMove, "the explorer shows the search of the AI's move");
+  assert.equal(doc.root.visits, 10000, 'the root counts every playout');
+  const kids = doc.root.children;
+  assert.equal(kids.reduce((a, k) => a + k.visits, 0), 10000, "the root moves' visits add up");
+  const top = kids.reduce((a, k) => (k.visits > a.visits ? k : a));
+  assert.equal(top.move, aiMove, 'the most visited move is played');
+  assert.equal(doc.chosen.reason, `most visits: ${top.visits} of 10000`);
+  assert.ok(kids.every((k) => k.prior > 0 && k.prior < 1 && typeof k.uct === 'number'), 'priors and selection scores');
+  // The caption gives the reason in words.
+  const caption = await page.locator('[data-testid=tree-caption]').innerText();
+  assert.match(caption, /mcts/);
+  assert.match(caption, new RegExp(`most visits: ${top.visits} of 10000`));
+  // Visits mode is on for this tree: siblings by visits.
+  const v = await page.evaluate(() => window.plyscope.explorer.visits());
+  assert.deepEqual(v, { offered: true, on: true, order: 'visits' });
+  const shownOrder = await page.evaluate(() => {
+    const x = window.plyscope.explorer;
+    const m = x.model();
+    return m.root.children.map((c) => ({ move: c.label, visits: c.visits, box: x.nodeBox(c.id) })).filter((c) => c.box).sort((a, b) => a.box.y - b.box.y);
+  });
+  assert.ok(shownOrder.length >= 2, 'root moves are shown');
+  for (let i = 1; i < shownOrder.length; i++) assert.ok(shownOrder[i - 1].visits >= shownOrder[i].visits, `top to bottom by visits: ${JSON.stringify(shownOrder.map((s) => s.visits))}`);
+  // The tooltip of the played move gives its visits, prior and PUCT score.
+  await page.locator('[data-testid=tree-panel]').scrollIntoViewIfNeeded();
+  const box = await page.evaluate((mv) => {
+    const x = window.plyscope.explorer;
+    const kid = x.model().root.children.find((c) => c.label === mv);
+    return x.nodeBox(kid.id);
+  }, aiMove);
+  await page.mouse.move(box.x, box.y);
+  await page.waitForFunction(() => /visits/.test(document.querySelector('[data-testid=tree-tooltip]')?.innerText ?? ''));
+  const tip = await page.locator('[data-testid=tree-tooltip]').innerText();
+  assert.match(tip, new RegExp(`visits\\s+${top.visits.toLocaleString('en')}`));
+  assert.match(tip, /prior/);
+  assert.match(tip, /PUCT score/);
+  await settle(page);
+  await shot(page, `mcts-${name}`);
+  // Unticking visits mode goes back to best first.
+  await page.mouse.move(5, 5);
+  await page.locator('[data-testid=visits-mode]').uncheck();
+  assert.deepEqual(await page.evaluate(() => window.plyscope.explorer.visits()), { offered: true, on: false, order: 'value' });
+  assert.deepEqual(errors, []);
+  await context.close();
+}
+
+test('MCTS plays a move in the page and the explorer shows its visits (wide)', async () => {
+  await mctsMoves(WIDE, 'wide');
+});
+
+test('MCTS plays a move in the page and the explorer shows its visits (phone)', async () => {
+  await mctsMoves(PHONE, 'phone');
+});
+
+test('visits mode is offered for trees with visits only', async () => {
+  const page = await env.browser.newPage({ viewport: WIDE });
+  const errors = watchErrors(page);
+  await page.goto(`${env.server.url}tree/`);
+  await page.waitForFunction(() => window.explorer && window.explorer.model());
+  const v = await page.evaluate(() => window.explorer.visits());
+  assert.equal(v.offered, false);
+  assert.equal(v.on, false);
+  // A pasted MCTS dump (N, Q, P) has visits: the mode is offered and on.
+  await page.goto(`${env.server.url}tree/?example=mcts`);
+  await page.waitForFunction(() => window.explorer && window.explorer.model()?.root?.visits === 1600);
+  assert.deepEqual(await page.evaluate(() => window.explorer.visits()), { offered: true, on: true, order: 'visits' });
+  await settle(page);
+  await shot(page, 'mcts-dump-visits');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
