@@ -306,7 +306,7 @@ impl TermSink for Breakdown {
 ///
 /// Values are from `perspective`'s point of view: larger is better for that player. For two-player
 /// zero-sum games `evaluate(pos, 0) == -evaluate(pos, 1)` is expected.
-pub trait Evaluator<G: Game> {
+pub trait Evaluator<G: Game>: Sync {
     /// A short name for the evaluator, written in tree documents (`"discs"`, `"strong"`).
     fn name(&self) -> &'static str;
 

@@ -7,6 +7,7 @@
 //! - `uainewgame` → back to the start position;
 //! - `setoption name Evaluator value strong|material|mobility`; `setoption name Hash value <MB>`
 //!   (the transposition table's size, 1 to 2048 MB, rounded down to a power of two entries);
+//!   `setoption name Threads value <1-64>` (a parallel Lazy SMP search; 1 by default);
 //!   `setoption name PVS|Aspiration|Killers|History|LMR value true|false` (the search techniques,
 //!   all on by default: docs/engine-options.md);
 //! - `position startpos|fen <fen> [moves <m1> <m2> ...]` (all or nothing: on an error the position
@@ -440,6 +441,7 @@ impl Protocol for Uai {
                     "option name Evaluator type combo default strong var strong var material var mobility",
                 );
                 say(out, "option name Hash type spin default 16 min 1 max 2048");
+                say(out, "option name Threads type spin default 1 min 1 max 64");
                 for (name, _) in SWITCHES {
                     say(out, &format!("option name {name} type check default true"));
                 }
@@ -478,6 +480,18 @@ impl Protocol for Uai {
                         ),
                     }
                 }
+                ["name", name, "value", value] if name.eq_ignore_ascii_case("threads") => {
+                    match value.parse::<u32>() {
+                        Ok(n) if (1..=64).contains(&n) => self.base.threads = n,
+                        _ => error(
+                            out,
+                            &format!(
+                                "setoption Threads: expected a whole number from 1 to 64, found {}",
+                                shown(value)
+                            ),
+                        ),
+                    }
+                }
                 ["name", name, "value", value]
                     if SWITCHES.iter().any(|(n, _)| n.eq_ignore_ascii_case(name)) =>
                 {
@@ -500,7 +514,7 @@ impl Protocol for Uai {
                 _ => error(
                     out,
                     &format!(
-                        "setoption: expected \"setoption name <Evaluator|Hash|PVS|Aspiration|Killers|History|LMR> value <value>\", found {}",
+                        "setoption: expected \"setoption name <Evaluator|Hash|Threads|PVS|Aspiration|Killers|History|LMR> value <value>\", found {}",
                         shown(&args.join(" "))
                     ),
                 ),

@@ -9,7 +9,7 @@
 //! - `bestmove time hh:mm:ss` or `bestmove depth N` → the move chosen (not played);
 //! - `undo [N]` → takes back N moves (1 when left out) and prints the GameString;
 //! - `options` → every option as `Name;Type;Value;Default;...`; `options get Name`;
-//!   `options set Name Value`;
+//!   `options set Name Value` (`Threads` sets the threads of a parallel search, 1 by default);
 //! - `perft N` (an extension, as nokamute has) → a line `depth count milliseconds` for each depth
 //!   from 1 to N, counted from the current position; it runs in the background like `bestmove`, and
 //!   any command (`stop` included) ends it with a line `perft stopped at depth D after T ms (L
@@ -61,6 +61,8 @@ pub struct Options {
     pub randomness_quotient: u32,
     /// Seed of the random choices (0: a fresh seed every search).
     pub seed: u64,
+    /// Threads searching at once (1 to 64; above 1, Lazy SMP: docs/engine-options.md).
+    pub threads: u32,
 }
 
 impl Default for Options {
@@ -72,6 +74,7 @@ impl Default for Options {
             branching_limit: l.branching_limit,
             randomness_quotient: 0,
             seed: 0,
+            threads: 1,
         }
     }
 }
@@ -232,6 +235,7 @@ impl Uhp {
             Some(self.options.seed)
         };
         cfg.iterative_deepening = true;
+        cfg.threads = self.options.threads;
         match (depth, time_ms) {
             (Some(d), _) => {
                 cfg.depth = d;
@@ -351,6 +355,7 @@ impl Uhp {
                 o.randomness_quotient, d.randomness_quotient
             ),
             format!("Seed;int;{};{};0;2147483647", o.seed, d.seed),
+            format!("Threads;int;{};{};1;64", o.threads, d.threads),
         ]
     }
 
@@ -361,7 +366,7 @@ impl Uhp {
             [] => lines(all),
             ["get", name] => match all.iter().find(|l| l.split(';').next() == Some(name)) {
                 Some(l) => lines(vec![l.clone()]),
-                None => err(format!("unknown option {:?}: expected Level, Evaluator, BranchingLimit, RandomnessQuotient or Seed", shown(name))),
+                None => err(format!("unknown option {:?}: expected Level, Evaluator, BranchingLimit, RandomnessQuotient, Seed or Threads", shown(name))),
             },
             ["set", name, value] => {
                 let bad = |expected: &str| {
@@ -399,6 +404,10 @@ impl Uhp {
                     "Seed" => match value.parse::<u64>() {
                         Ok(v) if v <= i32::MAX as u64 => self.options.seed = v,
                         _ => return bad("a whole number from 0 to 2147483647"),
+                    },
+                    "Threads" => match value.parse::<u32>() {
+                        Ok(v) if (1..=64).contains(&v) => self.options.threads = v,
+                        _ => return bad("a whole number of threads from 1 to 64"),
                     },
                     _ => return err(format!("unknown option {:?}", shown(name))),
                 }

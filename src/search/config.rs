@@ -174,7 +174,17 @@ pub struct SearchConfig {
     /// MCTS: weigh each move by a prior made from its pre-score (PUCT) instead of trying every
     /// move once first (UCB1).
     pub mcts_priors: bool,
+    /// Threads searching at once (1 to [`MAX_THREADS`]). Above 1, alpha-beta and minimax with a
+    /// transposition table use Lazy SMP: helper threads search the same root with the same
+    /// iterative deepening, sharing the table, and the main thread's result is the answer (see
+    /// `src/search/engine/smp.rs`). Random, greedy, MCTS and searches without a table use one
+    /// thread; expectimax refuses more than one, and so does the WebAssembly build (one thread
+    /// per worker).
+    pub threads: u32,
 }
+
+/// The most threads a search may use.
+pub const MAX_THREADS: u32 = 64;
 
 /// The iterations MCTS runs when it is given no budget (no time, nodes or iterations).
 pub const MCTS_DEFAULT_ITERATIONS: u64 = 10_000;
@@ -248,6 +258,7 @@ impl Default for SearchConfig {
             mcts_playout: Playout::Heuristic,
             mcts_playout_plies: 6,
             mcts_priors: true,
+            threads: 1,
         }
     }
 }
@@ -369,6 +380,29 @@ impl SearchConfig {
                 "mcts_playout_plies",
                 self.mcts_playout_plies,
                 "a whole number from 0 to 1000",
+            ));
+        }
+        if !(1..=MAX_THREADS).contains(&self.threads) {
+            return Err(Error::bad_option(
+                "threads",
+                self.threads,
+                format!("a whole number from 1 to {MAX_THREADS}"),
+            ));
+        }
+        if cfg!(target_arch = "wasm32") && self.threads > 1 {
+            return Err(Error::bad_option(
+                "threads",
+                self.threads,
+                "1 in the browser: the WebAssembly build runs one thread per worker",
+            ));
+        }
+        if self.threads > 1 && self.algorithm == Algorithm::Expectimax {
+            return Err(Error::bad_option(
+                "threads",
+                self.threads,
+                "1 for expectimax (its probability steps change the chance cut-off between \
+                 iterations, which a table shared between threads cannot follow); use alphabeta \
+                 for a parallel search",
             ));
         }
         if self.time_ms == Some(0) {

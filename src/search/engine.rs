@@ -10,14 +10,17 @@
 )]
 
 use super::config::{Algorithm, Progress, RootMove, SearchConfig, SearchResult};
-use super::tt::Table;
+use super::shared_tt::SharedTable;
+use super::tt::{Table, Tt, NO_INDEX};
 use crate::core::{now_ms, Error, Evaluator, Game, NoTerms, Outcome, PlayerId, Rng, Turn};
 use crate::tree::{
     Arena, Bound, Chosen, Header, NoRecorder, NodeKind, Note, PruneReason, Recorder, Stage, Stats,
-    Tree, LAZY, NO_STAGE,
+    Tree, WorkerStats, LAZY, NO_STAGE,
 };
 use std::hash::{Hash, Hasher};
 use std::sync::atomic::{AtomicBool, Ordering};
+
+mod smp;
 
 /// Late-move reductions: moves from this place in the order on (0 is the first) may be reduced.
 const LMR_FIRST: usize = 3;
@@ -140,6 +143,8 @@ struct Searcher<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> {
     prune_events: u64,
     pruned_nodes: u64,
     tt_hits: u64,
+    /// Of those, hits on entries another thread stored (parallel search).
+    tt_hits_other: u64,
     /// Static evaluations made because the depth ran out (not at finished games).
     horizon_leaves: u64,
     /// Of those, the ones made because the line's probability fell below `cutoff`.
@@ -165,7 +170,7 @@ struct Searcher<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> {
     moves: Vec<Vec<G::Move>>,
     outcomes: Vec<Vec<(G::Move, f64)>>,
     pv: Vec<Vec<G::Move>>,
-    tt: Option<Table<G::Move>>,
+    tt: Option<Tt<'a, G::Move>>,
     /// The modern alpha-beta techniques in use (their switches, and alpha-beta).
     pvs: bool,
     lmr: bool,
@@ -219,6 +224,14 @@ pub fn search<G: Game, E: Evaluator<G>>(
     if cfg.algorithm == Algorithm::Mcts {
         return super::mcts::search(root, eval, cfg, hooks, root_player);
     }
+    if smp::parallel(cfg) {
+        return if cfg.record_tree {
+            let rec = Arena::take(cfg.node_cap, cfg.tree_max_bytes);
+            smp::run_parallel(root, eval, cfg, hooks, root_player, rec)
+        } else {
+            smp::run_parallel(root, eval, cfg, hooks, root_player, NoRecorder)
+        };
+    }
     if cfg.record_tree {
         run(
             root,
@@ -227,9 +240,20 @@ pub fn search<G: Game, E: Evaluator<G>>(
             hooks,
             root_player,
             Arena::take(cfg.node_cap, cfg.tree_max_bytes),
+            None,
+            Vec::new,
         )
     } else {
-        run(root, eval, cfg, hooks, root_player, NoRecorder)
+        run(
+            root,
+            eval,
+            cfg,
+            hooks,
+            root_player,
+            NoRecorder,
+            None,
+            Vec::new,
+        )
     }
 }
 
@@ -293,6 +317,8 @@ impl<G: Game> Restart<G> for Arena<G::Move> {
     }
 }
 
+/// The search on this thread. `shared`: the table of a parallel search, whose helper threads
+/// `finish` stops and reports on once this search is done (before the tree document is built).
 fn run<G: Game, E: Evaluator<G>, R: Restart<G>>(
     root: &G,
     eval: &E,
@@ -300,62 +326,19 @@ fn run<G: Game, E: Evaluator<G>, R: Restart<G>>(
     hooks: Hooks<'_>,
     root_player: PlayerId,
     rec: R,
+    shared: Option<&SharedTable>,
+    finish: impl FnOnce() -> Vec<WorkerStats>,
 ) -> Result<SearchResult<G::Move>, Error> {
     let start = now_ms();
     let mut rng = Rng::seeded(cfg.seed.unwrap_or_else(Rng::entropy_seed));
     let keep_table = hooks.keep_table;
-    let mut s = Searcher {
-        eval,
-        cfg,
-        root_player,
-        single_player: root.num_players() == 1,
-        prune: cfg.algorithm == Algorithm::Alphabeta,
-        nodes: 0,
-        leaves: 0,
-        prune_events: 0,
-        pruned_nodes: 0,
-        tt_hits: 0,
-        horizon_leaves: 0,
-        prob_cuts: 0,
-        chance_nodes: 0,
-        cutoff: cfg.chance_cutoff,
-        start,
-        deadline: cfg.time_ms.map(|t| start + t as f64),
-        next_check: CHECK_EVERY.min(cfg.node_budget.unwrap_or(u64::MAX)),
-        last_progress: start,
-        aborted: false,
-        hooks,
-        depth: 0,
-        root_done: 0,
-        root_total: 0,
-        kids: Vec::new(),
-        keys: Vec::new(),
-        moves: Vec::new(),
-        outcomes: Vec::new(),
-        pv: Vec::new(),
-        tt: cfg
+    let tt = match shared {
+        Some(t) => Some(Tt::Shared(t, 0)),
+        None => cfg
             .uses_tt()
-            .then(|| Table::take(cfg.tt_bits, keep_table, root_player)),
-        pvs: cfg.pvs && cfg.algorithm == Algorithm::Alphabeta,
-        lmr: cfg.lmr && cfg.algorithm == Algorithm::Alphabeta,
-        killers_on: cfg.killers && cfg.algorithm == Algorithm::Alphabeta,
-        history_on: cfg.history && cfg.algorithm == Algorithm::Alphabeta,
-        null_on: cfg.null_move && cfg.algorithm == Algorithm::Alphabeta,
-        killers: Vec::new(),
-        history: if cfg.history && cfg.algorithm == Algorithm::Alphabeta {
-            vec![0; 2 * HISTORY_SLOTS]
-        } else {
-            Vec::new()
-        },
-        null_ply: usize::MAX,
-        researches: 0,
-        reductions: 0,
-        null_cuts: 0,
-        aspiration_fails: 0,
-        unsettled: 0,
-        rec,
-        stage: Stage::new(),
+            .then(|| Tt::Local(Table::take(cfg.tt_bits, keep_table, root_player))),
     };
+    let mut s = Searcher::new(root, eval, cfg, hooks, root_player, rec, tt, start);
 
     let mut root_moves_buf = Vec::new();
     root.legal_moves(&mut root_moves_buf);
@@ -376,32 +359,7 @@ fn run<G: Game, E: Evaluator<G>, R: Restart<G>>(
     let first_depth = if deepening { 1 } else { max_depth };
 
     // Root children, made once. Their order carries over between iterations (best first).
-    let mut root_kids: Vec<Child<G>> = root_moves_buf
-        .iter()
-        .enumerate()
-        .map(|(i, &mv)| {
-            let mut state = root.clone();
-            state.play_unchecked(mv);
-            Child {
-                mv,
-                state,
-                prescore: 0.0,
-                order: i as u32,
-            }
-        })
-        .collect();
-    s.score_kids(&mut root_kids, true, max_depth.max(2));
-    if cfg.move_ordering || cfg.branching_limit > 0 {
-        root_kids.sort_by(|a, b| {
-            b.prescore
-                .total_cmp(&a.prescore)
-                .then(a.order.cmp(&b.order))
-        });
-    }
-    let mut searched = root_kids.len();
-    if cfg.branching_limit > 0 {
-        searched = searched.min(cfg.branching_limit);
-    }
+    let (mut root_kids, searched) = s.root_children(root, &root_moves_buf, max_depth);
 
     let mut done: Option<(Vec<RootMove<G::Move>>, Vec<Vec<G::Move>>, u32, R)> = None;
     let mut partial: Option<(Vec<RootMove<G::Move>>, Vec<Vec<G::Move>>, R)> = None;
@@ -638,7 +596,10 @@ fn run<G: Game, E: Evaluator<G>, R: Restart<G>>(
     let pv = ranked[k].1.clone();
     let root_moves: Vec<RootMove<G::Move>> = ranked.into_iter().map(|r| r.0).collect();
 
-    let stats = s.stats(depth_reached);
+    let mut stats = s.stats(depth_reached);
+    if shared.is_some() {
+        stats.workers = smp::workers(&s, depth_reached, finish());
+    }
     if let Some(tt) = s.tt.take() {
         tt.give_back();
     }
@@ -677,6 +638,72 @@ fn pv_texts<G: Game>(root: &G, line: &[G::Move]) -> Vec<String> {
         }
     }
     out
+}
+
+impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G, E, R> {
+    /// A searcher for `root` with nothing searched yet, using `tt` as its table.
+    fn new(
+        root: &G,
+        eval: &'a E,
+        cfg: &'a SearchConfig,
+        hooks: Hooks<'h>,
+        root_player: PlayerId,
+        rec: R,
+        tt: Option<Tt<'a, G::Move>>,
+        start: f64,
+    ) -> Self {
+        Searcher {
+            eval,
+            cfg,
+            root_player,
+            single_player: root.num_players() == 1,
+            prune: cfg.algorithm == Algorithm::Alphabeta,
+            nodes: 0,
+            leaves: 0,
+            prune_events: 0,
+            pruned_nodes: 0,
+            tt_hits: 0,
+            tt_hits_other: 0,
+            horizon_leaves: 0,
+            prob_cuts: 0,
+            chance_nodes: 0,
+            cutoff: cfg.chance_cutoff,
+            start,
+            deadline: cfg.time_ms.map(|t| start + t as f64),
+            next_check: CHECK_EVERY.min(cfg.node_budget.unwrap_or(u64::MAX)),
+            last_progress: start,
+            aborted: false,
+            hooks,
+            depth: 0,
+            root_done: 0,
+            root_total: 0,
+            kids: Vec::new(),
+            keys: Vec::new(),
+            moves: Vec::new(),
+            outcomes: Vec::new(),
+            pv: Vec::new(),
+            tt,
+            pvs: cfg.pvs && cfg.algorithm == Algorithm::Alphabeta,
+            lmr: cfg.lmr && cfg.algorithm == Algorithm::Alphabeta,
+            killers_on: cfg.killers && cfg.algorithm == Algorithm::Alphabeta,
+            history_on: cfg.history && cfg.algorithm == Algorithm::Alphabeta,
+            null_on: cfg.null_move && cfg.algorithm == Algorithm::Alphabeta,
+            killers: Vec::new(),
+            history: if cfg.history && cfg.algorithm == Algorithm::Alphabeta {
+                vec![0; 2 * HISTORY_SLOTS]
+            } else {
+                Vec::new()
+            },
+            null_ply: usize::MAX,
+            researches: 0,
+            reductions: 0,
+            null_cuts: 0,
+            aspiration_fails: 0,
+            unsettled: 0,
+            rec,
+            stage: Stage::new(),
+        }
+    }
 }
 
 /// The root moves of an iteration's (child index, value, exact) triples.
@@ -1037,6 +1064,43 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G,
         }
     }
 
+    /// The root's children, ordered by pre-score when the configuration orders moves, and how
+    /// many of them are searched (the branching limit).
+    fn root_children(
+        &mut self,
+        root: &G,
+        moves: &[G::Move],
+        max_depth: u32,
+    ) -> (Vec<Child<G>>, usize) {
+        let mut root_kids: Vec<Child<G>> = moves
+            .iter()
+            .enumerate()
+            .map(|(i, &mv)| {
+                let mut state = root.clone();
+                state.play_unchecked(mv);
+                Child {
+                    mv,
+                    state,
+                    prescore: 0.0,
+                    order: i as u32,
+                }
+            })
+            .collect();
+        self.score_kids(&mut root_kids, true, max_depth.max(2));
+        if self.cfg.move_ordering || self.cfg.branching_limit > 0 {
+            root_kids.sort_by(|a, b| {
+                b.prescore
+                    .total_cmp(&a.prescore)
+                    .then(a.order.cmp(&b.order))
+            });
+        }
+        let mut searched = root_kids.len();
+        if self.cfg.branching_limit > 0 {
+            searched = searched.min(self.cfg.branching_limit);
+        }
+        (root_kids, searched)
+    }
+
     /// One iteration at the root, in the window `win_lo..win_hi` (infinite without aspiration).
     /// Returns each searched root child's (index, value, exact), the principal variations, and
     /// whether the iteration completed. A move scoring `win_hi` or more ends the iteration (the
@@ -1363,9 +1427,11 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G,
         let key = pos.zobrist();
         let mut tt_move = None;
         let use_tt = depth >= self.cfg.tt_min_depth;
+        let mut tt_index = NO_INDEX;
         if let Some(tt) = self.tt.as_ref().filter(|_| use_tt) {
             if let Some(e) = tt.probe(key) {
                 tt_move = e.mv;
+                tt_index = e.index;
                 if e.depth as u32 >= depth {
                     let hit = match e.bound {
                         Bound::Exact => true,
@@ -1374,6 +1440,9 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G,
                     };
                     if hit {
                         self.tt_hits += 1;
+                        if e.writer != tt.thread() {
+                            self.tt_hits_other += 1;
+                        }
                         if !e.settled {
                             self.unsettled += 1;
                         }
@@ -1405,7 +1474,7 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G,
                     Bound::Upper
                 };
                 if let Some(tt) = self.tt.as_mut().filter(|_| use_tt) {
-                    tt.store(key, depth, v, bound, false, tt_move);
+                    tt.store(key, depth, v, bound, false, tt_move, tt_index);
                 }
                 if R::ACTIVE {
                     self.rec.note(Note::new(Note::NULL_MOVE, 0));
@@ -1428,6 +1497,10 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G,
         if moves.is_empty() {
             self.moves[ply] = moves;
             return self.leaf(pos);
+        }
+        if tt_index != NO_INDEX && tt_move.is_none() {
+            // The shared table keeps the move as its place in the list of legal moves.
+            tt_move = moves.get(tt_index as usize).copied();
         }
         // Pre-scores are needed to order (only worth it with depth left) or to limit. Without
         // them, each child is made only when its turn comes, so a cut-off saves making the rest;
@@ -1512,6 +1585,7 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G,
             f64::INFINITY
         };
         let mut best_mv = None;
+        let mut best_index = NO_INDEX;
         let mut cut_at = None;
         let mut scratch: Option<G> = None;
         for i in 0..limit {
@@ -1542,6 +1616,10 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G,
             if better {
                 best = v;
                 best_mv = Some(mv);
+                if eager {
+                    // `kids` are in the order of the legal-move list.
+                    best_index = u16::try_from(keys[i].1).unwrap_or(NO_INDEX);
+                }
                 let (head, tail) = self.pv.split_at_mut(ply + 1);
                 head[ply].clear();
                 head[ply].push(mv);
@@ -1627,6 +1705,7 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G,
                 bound,
                 self.unsettled == unsettled0,
                 best_mv,
+                best_index,
             );
         }
         if R::ACTIVE {

@@ -10,11 +10,12 @@
 mod config;
 mod engine;
 mod mcts;
+mod shared_tt;
 pub(crate) mod tt;
 
 pub use config::{
     Algorithm, Playout, Progress, RootMove, SearchConfig, SearchResult, DEFAULT_EXACT_ENDGAME,
-    MCTS_DEFAULT_ITERATIONS,
+    MAX_THREADS, MCTS_DEFAULT_ITERATIONS,
 };
 pub use engine::{search, Completed, Hooks};
 pub use mcts::expected_score_text;

@@ -5,6 +5,7 @@
 //! makes its old entries stale at no cost. The last [`SPARES`] tables are kept, so that two
 //! players of different table sizes on one thread (a match) do not remake theirs every move.
 
+use super::shared_tt::SharedTable;
 use crate::core::PlayerId;
 use crate::tree::Bound;
 use std::any::Any;
@@ -22,6 +23,76 @@ pub(crate) struct Entry<M: Copy> {
     /// no deeper search can change the value.
     pub settled: bool,
     pub mv: Option<M>,
+    /// The best move's index in the position's legal-move list ([`NO_INDEX`]: none or not
+    /// known). The shared table stores moves this way.
+    pub index: u16,
+    /// The thread that stored the entry (0 in a single-threaded search).
+    pub writer: u8,
+}
+
+/// No move index in an [`Entry`].
+pub(crate) const NO_INDEX: u16 = u16::MAX;
+
+/// The table a searcher uses: its own, or the one a parallel search's threads share.
+pub(crate) enum Tt<'s, M: Copy> {
+    /// A single-threaded search's table.
+    Local(Table<M>),
+    /// The shared table of a parallel search, and this thread's number.
+    Shared(&'s SharedTable, u8),
+}
+
+impl<M: Copy + 'static> Tt<'_, M> {
+    /// The entry for `key`, if any.
+    #[inline]
+    pub fn probe(&self, key: u64) -> Option<Entry<M>> {
+        match self {
+            Tt::Local(t) => t.probe(key).copied(),
+            Tt::Shared(t, _) => t.probe(key),
+        }
+    }
+
+    /// Stores a result; `index` is `mv`'s index in the position's legal-move list
+    /// ([`NO_INDEX`] when unknown).
+    #[inline]
+    #[allow(clippy::too_many_arguments)]
+    pub fn store(
+        &mut self,
+        key: u64,
+        depth: u32,
+        value: f64,
+        bound: Bound,
+        settled: bool,
+        mv: Option<M>,
+        index: u16,
+    ) {
+        match self {
+            Tt::Local(t) => t.store(key, depth, value, bound, settled, mv),
+            Tt::Shared(t, id) => t.store(key, depth, value, bound, settled, index, *id),
+        }
+    }
+
+    /// Makes every entry stale (the shared table's generation is fixed for its search).
+    pub fn next_generation(&mut self) {
+        if let Tt::Local(t) = self {
+            t.next_generation();
+        }
+    }
+
+    /// This thread's number (0 for the main thread and a single-threaded search).
+    #[inline]
+    pub fn thread(&self) -> u8 {
+        match self {
+            Tt::Local(_) => 0,
+            Tt::Shared(_, id) => *id,
+        }
+    }
+
+    /// Done with: a local table is kept for the next search on this thread.
+    pub fn give_back(self) {
+        if let Tt::Local(t) = self {
+            t.give_back();
+        }
+    }
 }
 
 /// A table of `2^bits` entries.
@@ -131,6 +202,8 @@ impl<M: Copy + 'static> Table<M> {
             bound,
             settled,
             mv,
+            index: NO_INDEX,
+            writer: 0,
         });
     }
 }

@@ -89,6 +89,27 @@ pub struct Stats {
     /// value is then a finished game's (exact, or an upper bound), not an evaluation.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub solver_nodes: Option<u64>,
+    /// A parallel (Lazy SMP) search: one entry per thread, the main thread first. The main
+    /// thread's search is the one recorded and the one every other field counts; the helper
+    /// threads searched the same root, sharing the transposition table, and are not recorded.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub workers: Vec<WorkerStats>,
+}
+
+/// What one thread of a parallel search did.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct WorkerStats {
+    /// The thread's number: 0 is the main thread (the recorded search), 1 and up the helpers.
+    pub worker: u32,
+    /// Nodes the thread visited.
+    pub nodes: u64,
+    /// The deepest iteration the thread completed (helpers start at depth 1 or 2 and deepen
+    /// until the main thread finishes).
+    pub depth_reached: u32,
+    /// Transposition-table hits that answered a node in this thread's search.
+    pub tt_hits: u64,
+    /// Of those, hits on entries another thread had stored.
+    pub tt_hits_other: u64,
 }
 
 /// The move chosen at the root.

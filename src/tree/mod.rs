@@ -17,7 +17,8 @@ pub use arena::{Arena, NoRecorder, Recorder, DEFAULT_BYTE_CAP, DEFAULT_NODE_CAP}
 pub use binary::{BINARY_MAGIC, BINARY_SECTIONS, BINARY_VERSION};
 pub use compact::{CompactError, FORMAT_VERSION_COMPACT};
 pub use document::{
-    Bound, Chosen, Cutoff, Node, NodeKind, Stats, TreeDocument, FORMAT_NAME, FORMAT_VERSION,
+    Bound, Chosen, Cutoff, Node, NodeKind, Stats, TreeDocument, WorkerStats, FORMAT_NAME,
+    FORMAT_VERSION,
 };
 pub use model::{Bd, Header, Note, PruneReason, Tree, TreeLayout, TreeNode, NONE};
 pub use stage::{Layout, Stage, EVAL_IS_PRESCORE, LAZY, NO_STAGE};

@@ -61,6 +61,9 @@ fn bad_positions_bad_games_and_bad_options_are_refused() {
     assert!(msg.contains("depth"), "message: {msg}");
     let msg = error_text(e.search("{\"dpth\": 3}", None, None, None).unwrap_err());
     assert!(msg.contains("dpth"), "message: {msg}");
+    // The WebAssembly build has one thread per worker: more is refused, not a crash.
+    let msg = error_text(e.search("{\"threads\": 2}", None, None, None).unwrap_err());
+    assert!(msg.contains("threads"), "message: {msg}");
     e.set_position("XX-OO---- X").unwrap();
     assert_eq!(e.to_move(), "x");
     assert!(strings(e.history().unwrap()).is_empty());

@@ -90,6 +90,8 @@ USAGE:
         --tt-bits B         the table holds 2^B entries (10 to 26, default 18)
         --tt-min-depth D    use the table only at nodes with D plies or more left (1 to 8,
                             default 1)
+        --threads N         search with N threads (1 to 64, default 1): Lazy SMP, helper threads
+                            sharing the table (alpha-beta and minimax; docs/engine-options.md)
         --plain             the textbook alpha-beta: every technique below off, and no table
         --no-pvs, --no-aspiration, --no-killers, --no-history, --no-lmr, --no-null-move
                             turn one technique off (--pvs ... turn it on after --plain); see
@@ -120,9 +122,11 @@ USAGE:
       the page sends; default {}: the defaults), colours alternated, each pair of games from the
       same opening of K random moves (default 4, seeded by S). Prints each game and A's score,
       with nodes and milliseconds a move for each side and the load average.
-  plyscope bench [--quick]
-      Fixed benchmarks: perft speed, search speed with and without tree recording, and MCTS
-      iterations a second in every game.
+  plyscope bench [--quick] [--parallel] [--threads N] [--runs R]
+      Fixed benchmarks: perft speed, search speed with and without tree recording, MCTS
+      iterations a second in every game, and the parallel search's time to a fixed depth in
+      Reversi and Ataxx with 1, 2 and N threads (default: the cores seen, at least 4), best of R
+      interleaved runs (default 3). --parallel runs only that last part.
   plyscope threes-bench [--games N] [--seed S] [--time-ms T] [--depth D] [--jobs J] [--no-steps]
       Play N seeded Threes games (seeds S, S+1, ...) with expectimax at T ms a move (or to depth D,
       default 4) and print low, median and high score, the share reaching 384 ... 6144, time a move.
@@ -632,6 +636,7 @@ fn search(args: &[String]) -> Result<(), Usage> {
             "--tt-min-depth",
             "--aspiration-window",
             "--exact",
+            "--threads",
         ],
     )?;
     let mut s = session_at(game, opts.value("--position"))?;
@@ -693,6 +698,9 @@ fn search(args: &[String]) -> Result<(), Usage> {
         if opts.flag(&format!("--{flag}")) {
             *on = true;
         }
+    }
+    if let Some(t) = opts.number("--threads", "a whole number of threads from 1 to 64")? {
+        cfg.threads = t;
     }
     if let Some(q) = opts.number("--quiescence", "a whole number of plies from 0 to 16")? {
         cfg.quiescence = q;
@@ -916,9 +924,22 @@ fn threes_bench(args: &[String]) -> Result<(), Usage> {
 }
 
 fn bench(args: &[String]) -> Result<(), Usage> {
-    let opts = Opts::parse(args, &["--quick"], &[])?;
+    let opts = Opts::parse(args, &["--quick", "--parallel"], &["--threads", "--runs"])?;
     let quick = opts.flag("--quick");
     let known: Vec<&str> = CATALOGUE.iter().map(|g| g.id).collect();
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get() as u32);
+    let most: u32 = opts
+        .number("--threads", "a whole number of threads from 2 to 64")?
+        .unwrap_or(cores.max(4));
+    if !(2..=64).contains(&most) {
+        return Err(Usage("--threads must be from 2 to 64".into()));
+    }
+    let runs: usize = opts
+        .number("--runs", "a whole number of runs")?
+        .unwrap_or(if quick { 1 } else { 3 });
+    if opts.flag("--parallel") {
+        return parallel_bench(quick, &known, most, runs.max(1));
+    }
     outln!(
         "plyscope {} bench{}",
         env!("CARGO_PKG_VERSION"),
@@ -1083,6 +1104,7 @@ fn bench(args: &[String]) -> Result<(), Usage> {
         threes_search_bench(quick)?;
     }
     mcts_bench(quick, &known)?;
+    parallel_bench(quick, &known, most, runs.max(1))?;
     outln!();
     outln!(
         "stopping: a search on the largest game told to stop after 100 ms (the stop flag), and one"
@@ -1145,6 +1167,89 @@ fn bench(args: &[String]) -> Result<(), Usage> {
 
 /// The MCTS part of `plyscope bench`: iterations a second in every game, from its start (Threes
 /// from a fixed deal), with the default options, a fixed seed and an iteration budget; best of 3.
+/// Time to a fixed depth with 1, 2 and `most` threads (Lazy SMP), best of `runs` runs taken in
+/// turn (1, 2, N, 1, 2, N, ...) so that a change in the machine's load hits every count alike.
+fn parallel_bench(quick: bool, known: &[&str], most: u32, runs: usize) -> Result<(), Usage> {
+    let cases: [(&str, &str, u32, u32); 2] = [
+        ("reversi", "f5 d6 c3 d3 c4 f4 c5 b3 c2 e6 c6 b4", 8, 13),
+        ("ataxx", "", 5, 8),
+    ];
+    let mut counts = vec![1u32, 2];
+    if most > 2 {
+        counts.push(most);
+    }
+    outln!();
+    outln!(
+        "parallel search (Lazy SMP): wall time to a fixed depth, best of {runs} interleaved runs; \
+         {} cores seen",
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    );
+    outln!(
+        "speed-up: 1 thread's time over N's; main: the main thread's nodes, and 1 thread's nodes over"
+    );
+    outln!("them (the time it saves when every thread runs at full speed, i.e. on N free cores)");
+    outln!(
+        "{:<10} {:>5} {:>7} {:>10} {:>12} {:>8} {:>11} {:>6}",
+        "game",
+        "depth",
+        "threads",
+        "ms",
+        "nodes (all)",
+        "speed-up",
+        "main nodes",
+        "ratio"
+    );
+    for (game, moves, quick_depth, depth) in cases {
+        if !known.contains(&game) {
+            continue;
+        }
+        let mut s = new_session(game)?;
+        for m in moves.split_whitespace() {
+            s.play(m)?;
+        }
+        let depth = if quick { quick_depth } else { depth };
+        let mut best = vec![(f64::MAX, 0u64, 0u64); counts.len()];
+        for _ in 0..runs {
+            for (i, &threads) in counts.iter().enumerate() {
+                let cfg = SearchConfig {
+                    depth,
+                    iterative_deepening: true,
+                    seed: Some(1),
+                    random_ties: false,
+                    exact_endgame: 0,
+                    threads,
+                    ..SearchConfig::default()
+                };
+                let t = Instant::now();
+                let r = s.search(&cfg, Hooks::default())?;
+                let ms = t.elapsed().as_secs_f64() * 1000.0;
+                let nodes = if r.stats.workers.is_empty() {
+                    r.stats.nodes
+                } else {
+                    r.stats.workers.iter().map(|w| w.nodes).sum()
+                };
+                if ms < best[i].0 {
+                    best[i] = (ms, nodes, r.stats.nodes);
+                }
+            }
+        }
+        for (i, &threads) in counts.iter().enumerate() {
+            outln!(
+                "{:<10} {:>5} {:>7} {:>10.1} {:>12} {:>7.2}x {:>11} {:>5.2}x",
+                game,
+                depth,
+                threads,
+                best[i].0,
+                best[i].1,
+                best[0].0 / best[i].0.max(1e-9),
+                best[i].2,
+                best[0].2 as f64 / best[i].2.max(1) as f64
+            );
+        }
+    }
+    Ok(())
+}
+
 fn mcts_bench(quick: bool, known: &[&str]) -> Result<(), Usage> {
     let iterations: u64 = if quick { 2_000 } else { 20_000 };
     outln!();

@@ -1,0 +1,156 @@
+//! Parallel search by Lazy SMP: helper threads run the same iterative deepening on the same root
+//! as the main thread, sharing one lock-free transposition table ([`SharedTable`]). They answer
+//! nothing themselves: what they store in the table lets the main thread cut and order its own
+//! search sooner. The main thread's result is the answer, and only its search is recorded; when
+//! it finishes (or its budget ends, or it is stopped) it raises a flag that stops the helpers.
+//!
+//! Diversity: odd helpers start at depth 2, even ones at depth 1, and helpers search every
+//! iteration with a full window (no aspiration), so the threads are seldom on the same node at
+//! the same time. Each thread has its own killers, history and move buffers.
+
+use super::super::config::MAX_THREADS;
+use super::*;
+use crate::tree::WorkerStats;
+
+/// The deepest iteration a helper starts (the main thread stops it long before, as a rule).
+const HELPER_MAX_DEPTH: u32 = 64;
+
+/// Whether `cfg` asks for a parallel search: more than one thread, alpha-beta or minimax, and a
+/// transposition table to share. (Expectimax with more than one thread is refused by
+/// [`SearchConfig::validate`]; the other algorithms use one thread.)
+pub(super) fn parallel(cfg: &SearchConfig) -> bool {
+    cfg.threads > 1
+        && matches!(cfg.algorithm, Algorithm::Alphabeta | Algorithm::Minimax)
+        && cfg.uses_tt()
+}
+
+/// Searches `root` with `cfg.threads` threads: this one (the main thread, which records the
+/// tree and answers) and `cfg.threads - 1` helpers.
+pub(super) fn run_parallel<G: Game, E: Evaluator<G>, R: Restart<G>>(
+    root: &G,
+    eval: &E,
+    cfg: &SearchConfig,
+    hooks: Hooks<'_>,
+    root_player: PlayerId,
+    rec: R,
+) -> Result<SearchResult<G::Move>, Error> {
+    let table = SharedTable::take(cfg.tt_bits);
+    let halt = AtomicBool::new(false);
+    let result = std::thread::scope(|scope| {
+        let (table, halt) = (&table, &halt);
+        let handles: Vec<_> = (1..cfg.threads.min(MAX_THREADS))
+            .map(|id| {
+                let pos = root.clone();
+                scope.spawn(move || helper(pos, eval, cfg, table, halt, id as u8, root_player))
+            })
+            .collect();
+        let finish = move || {
+            halt.store(true, Ordering::Relaxed);
+            handles.into_iter().filter_map(|h| h.join().ok()).collect()
+        };
+        let r = run(
+            root,
+            eval,
+            cfg,
+            hooks,
+            root_player,
+            rec,
+            Some(table),
+            finish,
+        );
+        // On an early error `finish` was not called: the helpers still stop (and the scope
+        // waits for them).
+        halt.store(true, Ordering::Relaxed);
+        r
+    });
+    table.give_back();
+    result
+}
+
+/// One helper thread: iterative deepening from depth 1 or 2 with a full window, until `halt`.
+fn helper<G: Game, E: Evaluator<G>>(
+    root: G,
+    eval: &E,
+    cfg: &SearchConfig,
+    table: &SharedTable,
+    halt: &AtomicBool,
+    id: u8,
+    root_player: PlayerId,
+) -> WorkerStats {
+    let hcfg = SearchConfig {
+        time_ms: None,
+        node_budget: None,
+        record_tree: false,
+        iterative_deepening: true,
+        randomness_quotient: 0,
+        ..cfg.clone()
+    };
+    let hooks = Hooks {
+        stop: Some(halt),
+        ..Hooks::default()
+    };
+    let tt = Some(Tt::Shared(table, id));
+    let mut s = Searcher::new(
+        &root,
+        eval,
+        &hcfg,
+        hooks,
+        root_player,
+        NoRecorder,
+        tt,
+        now_ms(),
+    );
+    let mut moves = Vec::new();
+    root.legal_moves(&mut moves);
+    let mut completed = 0;
+    if !moves.is_empty() {
+        let (mut kids, searched) = s.root_children(&root, &moves, hcfg.depth);
+        let mut depth = 1 + (id as u32 & 1);
+        while depth <= HELPER_MAX_DEPTH && !halt.load(Ordering::Relaxed) {
+            s.depth = depth;
+            let unsettled = s.unsettled;
+            let inf = f64::INFINITY;
+            let (values, _, complete) =
+                s.root_iteration(&root, &mut kids, searched, depth, -inf, inf);
+            if !complete || s.aborted {
+                break;
+            }
+            completed = depth;
+            // Next iteration: best first, the rest by this iteration's values.
+            let mut ranked: Vec<(usize, f64)> = values.iter().map(|v| (v.0, v.1)).collect();
+            ranked.sort_by(|a, b| b.1.total_cmp(&a.1));
+            let reordered: Vec<Child<G>> = ranked.iter().map(|r| kids[r.0].clone()).collect();
+            kids[..reordered.len()].clone_from_slice(&reordered);
+            if s.unsettled == unsettled {
+                // Every line ended in a finished game: deeper iterations would repeat this one.
+                break;
+            }
+            depth += 1;
+        }
+    }
+    WorkerStats {
+        worker: id as u32,
+        nodes: s.nodes,
+        depth_reached: completed,
+        tt_hits: s.tt_hits,
+        tt_hits_other: s.tt_hits_other,
+    }
+}
+
+/// The per-thread statistics of a parallel search: the main thread's (`s`) first, then the
+/// helpers'.
+pub(super) fn workers<G: Game, E: Evaluator<G>, R: Recorder<G::Move>>(
+    s: &Searcher<'_, '_, G, E, R>,
+    depth_reached: u32,
+    helpers: Vec<WorkerStats>,
+) -> Vec<WorkerStats> {
+    let mut all = vec![WorkerStats {
+        worker: 0,
+        nodes: s.nodes,
+        depth_reached,
+        tt_hits: s.tt_hits,
+        tt_hits_other: s.tt_hits_other,
+    }];
+    all.extend(helpers);
+    all
+}

@@ -1,0 +1,199 @@
+//! The transposition table shared by the threads of a parallel (Lazy SMP) search, without locks.
+//!
+//! Each slot is three atomic words: the entry's value, its packed details (depth, generation,
+//! bound, settled flag, best move and writing thread) and a check word, the position's key XOR
+//! the other two. Threads read and write the words with relaxed atomics and no lock; a reader
+//! that catches a slot half-written by another thread sees a check word that does not match the
+//! key and treats the slot as empty (the "XOR trick" of Hyatt and Mann's lockless hashing).
+//!
+//! Moves are generic, so the table stores the best move as its index in the position's
+//! [`Game::legal_moves`](crate::core::Game::legal_moves) list (generation order, which is
+//! deterministic), and the searcher maps it back after generating the moves.
+
+use super::tt::Entry;
+use crate::tree::Bound;
+use std::cell::RefCell;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
+/// One slot: the check word (key ^ value ^ meta), the value's bits and the packed details.
+#[derive(Default)]
+struct Slot {
+    check: AtomicU64,
+    value: AtomicU64,
+    meta: AtomicU64,
+}
+
+/// A table of `2^bits` slots shared by reference between threads.
+pub(crate) struct SharedTable {
+    slots: Vec<Slot>,
+    mask: u64,
+    generation: u8,
+}
+
+thread_local! {
+    /// The table the last parallel search started on this thread used, kept for the next.
+    static SPARE: RefCell<Option<SharedTable>> = const { RefCell::new(None) };
+}
+
+/// Packs an entry's details into one word: depth (bits 0-7), generation (8-15), bound (16-17),
+/// settled (18), best-move index (32-47, [`NO_INDEX`] for none) and writing thread (48-55).
+#[inline]
+fn pack(depth: u8, generation: u8, bound: Bound, settled: bool, index: u16, writer: u8) -> u64 {
+    let b = match bound {
+        Bound::Exact => 0u64,
+        Bound::Lower => 1,
+        Bound::Upper => 2,
+    };
+    depth as u64
+        | (generation as u64) << 8
+        | b << 16
+        | (settled as u64) << 18
+        | (index as u64) << 32
+        | (writer as u64) << 48
+}
+
+impl SharedTable {
+    /// A table of `2^bits` slots with no valid entry: the spare one of this thread when it has
+    /// that size (made stale by a new generation), else a new one.
+    pub fn take(bits: u32) -> Self {
+        let size = 1usize << bits;
+        if let Some(mut t) = SPARE.with(|s| s.borrow_mut().take()) {
+            if t.slots.len() == size {
+                t.generation = t.generation.wrapping_add(1);
+                if t.generation == 0 {
+                    // A wrapped generation could make old entries look current: clear them.
+                    for s in &t.slots {
+                        s.check.store(0, Relaxed);
+                        s.value.store(0, Relaxed);
+                        s.meta.store(0, Relaxed);
+                    }
+                    t.generation = 1;
+                }
+                return t;
+            }
+        }
+        let mut slots = Vec::with_capacity(size);
+        slots.resize_with(size, Slot::default);
+        // Generation 1: an all-zero slot (key 0, generation 0) never matches.
+        SharedTable {
+            slots,
+            mask: (size - 1) as u64,
+            generation: 1,
+        }
+    }
+
+    /// Keeps this table for the next parallel search started on this thread.
+    pub fn give_back(self) {
+        SPARE.with(|s| *s.borrow_mut() = Some(self));
+    }
+
+    /// The entry stored for `key` in this search, if any (`mv` is always `None`; the move is in
+    /// `index`).
+    #[inline]
+    pub fn probe<M: Copy>(&self, key: u64) -> Option<Entry<M>> {
+        let slot = &self.slots[(key & self.mask) as usize];
+        let meta = slot.meta.load(Relaxed);
+        let value = slot.value.load(Relaxed);
+        let check = slot.check.load(Relaxed);
+        if check ^ value ^ meta != key || (meta >> 8) as u8 != self.generation {
+            return None;
+        }
+        Some(Entry {
+            key,
+            value: f64::from_bits(value),
+            depth: meta as u8,
+            generation: self.generation,
+            bound: match (meta >> 16) & 3 {
+                0 => Bound::Exact,
+                1 => Bound::Lower,
+                _ => Bound::Upper,
+            },
+            settled: (meta >> 18) & 1 == 1,
+            mv: None,
+            index: (meta >> 32) as u16,
+            writer: (meta >> 48) as u8,
+        })
+    }
+
+    /// Stores a result, keeping a deeper one of the same position from this search.
+    #[inline]
+    #[allow(clippy::too_many_arguments)]
+    pub fn store(
+        &self,
+        key: u64,
+        depth: u32,
+        value: f64,
+        bound: Bound,
+        settled: bool,
+        index: u16,
+        writer: u8,
+    ) {
+        let slot = &self.slots[(key & self.mask) as usize];
+        let old_meta = slot.meta.load(Relaxed);
+        let old_value = slot.value.load(Relaxed);
+        let old_check = slot.check.load(Relaxed);
+        if old_check ^ old_value ^ old_meta == key
+            && (old_meta >> 8) as u8 == self.generation
+            && (old_meta as u8) as u32 > depth
+        {
+            return;
+        }
+        let meta = pack(
+            depth.min(255) as u8,
+            self.generation,
+            bound,
+            settled,
+            index,
+            writer,
+        );
+        let bits = value.to_bits();
+        slot.value.store(bits, Relaxed);
+        slot.meta.store(meta, Relaxed);
+        slot.check.store(key ^ bits ^ meta, Relaxed);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tt::NO_INDEX;
+    use super::*;
+
+    #[test]
+    fn stores_and_finds_entries_and_keeps_the_deeper() {
+        let t = SharedTable::take(10);
+        assert!(t.probe::<u8>(12345).is_none());
+        t.store(12345, 3, -2.5, Bound::Lower, true, 7, 2);
+        let e = t.probe::<u8>(12345).expect("stored");
+        assert_eq!(
+            (e.value, e.depth, e.bound, e.settled),
+            (-2.5, 3, Bound::Lower, true)
+        );
+        assert_eq!((e.index, e.writer), (7, 2));
+        // A shallower result of the same position does not replace it; a deeper one does.
+        t.store(12345, 2, 1.0, Bound::Exact, false, 1, 1);
+        assert_eq!(t.probe::<u8>(12345).map(|e| e.value), Some(-2.5));
+        t.store(12345, 4, 1.0, Bound::Exact, false, NO_INDEX, 1);
+        let e = t.probe::<u8>(12345).expect("stored");
+        assert_eq!((e.value, e.depth, e.index), (1.0, 4, NO_INDEX));
+        // Another key in the same slot is not mistaken for it.
+        assert!(t.probe::<u8>(12345 + (1 << 10)).is_none());
+    }
+
+    #[test]
+    fn a_torn_slot_reads_as_empty_and_a_new_generation_hides_old_entries() {
+        let t = SharedTable::take(10);
+        t.store(99, 5, 3.0, Bound::Exact, false, 0, 0);
+        // Half a write by another thread: the value changed, the check word did not.
+        let slot = &t.slots[99];
+        slot.value.store(7.0f64.to_bits(), Relaxed);
+        assert!(t.probe::<u8>(99).is_none());
+        t.store(99, 5, 3.0, Bound::Exact, false, 0, 0);
+        assert!(t.probe::<u8>(99).is_some());
+        t.give_back();
+        let t = SharedTable::take(10);
+        assert!(
+            t.probe::<u8>(99).is_none(),
+            "a new search sees no old entry"
+        );
+    }
+}
