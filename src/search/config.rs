@@ -170,6 +170,12 @@ pub struct SearchConfig {
     /// MCTS: weigh each move by a prior made from its pre-score (PUCT) instead of trying every
     /// move once first (UCB1).
     pub mcts_priors: bool,
+    /// MCTS: prove wins and losses (MCTS-Solver): a finished game is a proven result, a player's
+    /// node with a proven winning move is won, one whose moves all lose is lost (a draw when every
+    /// move is proven and the best draws), a chance node is proven only when all its outcomes are
+    /// proven the same. Proven values back up, proven-lost moves are no longer tried, the search
+    /// ends once the root is proven and a proven win is played. Two-player games only.
+    pub mcts_solver: bool,
 }
 
 /// The iterations MCTS runs when it is given no budget (no time, nodes or iterations).
@@ -243,6 +249,7 @@ impl Default for SearchConfig {
             mcts_playout: Playout::Heuristic,
             mcts_playout_plies: 6,
             mcts_priors: true,
+            mcts_solver: true,
         }
     }
 }
@@ -428,7 +435,8 @@ pub struct SearchResult<M> {
     pub pv: Vec<M>,
     /// Rank (1 = best) of the chosen move among the root moves.
     pub rank: usize,
-    /// Why it was chosen: `best`, `tie`, `randomness` or `random`.
+    /// Why it was chosen: `best`, `tie`, `randomness` or `random` (MCTS: `visits`, or `proven`
+    /// when the solver proved the move's result).
     pub reason: &'static str,
     /// Root moves, best first.
     pub root_moves: Vec<RootMove<M>>,

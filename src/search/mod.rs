@@ -17,4 +17,4 @@ pub use config::{
     MCTS_DEFAULT_ITERATIONS,
 };
 pub use engine::{search, Hooks};
-pub use mcts::expected_score_text;
+pub use mcts::{expected_score_text, mcts_value_text};

@@ -10,7 +10,7 @@ use crate::core::{
     view_of, BoardView, Coord, Error, Evaluator, Outcome, PerftBudget, Rng, Turn, ValueText,
 };
 use crate::games::{with_game, GameInfo, GameVisitor, Playable};
-use crate::search::{expected_score_text, search, Algorithm, Hooks, SearchConfig};
+use crate::search::{mcts_value_text, search, Algorithm, Hooks, SearchConfig};
 use crate::tree::{Stats, Tree};
 use serde::Serialize;
 
@@ -336,10 +336,11 @@ impl<G: Playable> AnySession for Match<G> {
         let r = search(&self.pos, &eval, cfg, hooks)?;
         // Two-player MCTS values are expected scores (0 to 1), not evaluations.
         let scores = cfg.algorithm == Algorithm::Mcts && self.pos.num_players() == 2;
-        let describe = |v: f64| {
+        // (`exact`: the solver proved the value: "proven win".)
+        let describe = |v: f64, exact: bool| {
             if scores {
                 ValueText {
-                    text: expected_score_text(v),
+                    text: mcts_value_text(v, exact),
                     amount: None,
                     decided: None,
                     margin: None,
@@ -362,7 +363,12 @@ impl<G: Playable> AnySession for Match<G> {
         Ok(SearchReport {
             mv: self.pos.format_move(mv),
             value: r.value,
-            value_text: describe(r.value),
+            value_text: describe(
+                r.value,
+                r.root_moves
+                    .get(r.rank.saturating_sub(1))
+                    .is_some_and(|m| m.exact),
+            ),
             viewer: self.to_move(),
             pv,
             rank: r.rank,
@@ -374,7 +380,7 @@ impl<G: Playable> AnySession for Match<G> {
                     text: self.pos.format_move(rm.mv),
                     value: rm.value,
                     exact: rm.exact,
-                    value_text: describe(rm.value),
+                    value_text: describe(rm.value, rm.exact),
                 })
                 .collect(),
             stats: r.stats,
