@@ -468,3 +468,253 @@ fn the_tree_round_trips_visits_priors_and_scores_in_every_form() {
         }
     }
 }
+
+/// The exact value of a tic-tac-toe position for `player` (1 a win, 0 a draw, -1 a loss), by
+/// alpha-beta searched to the end.
+fn exact_value(pos: &TicTacToe, player: PlayerId) -> f64 {
+    match pos.turn() {
+        Turn::Terminal => match pos.outcome() {
+            Some(Outcome::Win(p)) if p == player => 1.0,
+            Some(Outcome::Win(_)) => -1.0,
+            _ => 0.0,
+        },
+        Turn::Player(mover) => {
+            let eval = TicTacToe::evaluator("").unwrap();
+            let r = search(pos, &eval, &exact(9), Hooks::default()).unwrap();
+            let v = if r.value > 0.0 {
+                1.0
+            } else if r.value < 0.0 {
+                -1.0
+            } else {
+                0.0
+            };
+            if mover == player {
+                v
+            } else {
+                -v
+            }
+        }
+        Turn::Chance => unreachable!(),
+    }
+}
+
+/// Tic-tac-toe positions (seeded random play) where the mover wins by force but not in one move.
+fn forced_wins(count: usize) -> Vec<TicTacToe> {
+    let mut rng = Rng::seeded(31);
+    let mut out = Vec::new();
+    let mut moves = Vec::new();
+    while out.len() < count {
+        let mut pos = TicTacToe::new();
+        for _ in 0..rng.below(5) {
+            pos.legal_moves(&mut moves);
+            pos.play_unchecked(moves[rng.below(moves.len() as u64) as usize]);
+        }
+        let Turn::Player(p) = pos.turn() else {
+            continue;
+        };
+        pos.legal_moves(&mut moves);
+        let in_one = moves.iter().any(|&m| {
+            let mut c = pos.clone();
+            c.play_unchecked(m);
+            c.outcome() == Some(Outcome::Win(p))
+        });
+        if !in_one && exact_value(&pos, p) == 1.0 && !out.contains(&pos) {
+            out.push(pos);
+        }
+    }
+    out
+}
+
+fn solver(iterations: u64, seed: u64, on: bool) -> SearchConfig {
+    SearchConfig {
+        mcts_solver: on,
+        record_tree: true,
+        node_cap: 1_000_000,
+        random_ties: false,
+        ..mcts(iterations, seed)
+    }
+}
+
+#[test]
+fn the_solver_proves_forced_wins_in_tictactoe_and_plays_the_winning_move() {
+    let eval = TicTacToe::evaluator("").unwrap();
+    let positions = forced_wins(6);
+    for (k, pos) in positions.iter().enumerate() {
+        let Turn::Player(p) = pos.turn() else {
+            unreachable!()
+        };
+        let budget = 20_000;
+        let r = search(
+            pos,
+            &eval,
+            &solver(budget, k as u64, true),
+            Hooks::default(),
+        )
+        .unwrap();
+        let text = pos.position_text();
+        // Proven: the search stopped before its budget, with the chosen move proven won.
+        assert!(
+            r.stats.leaves < budget,
+            "{text}: not proven in {budget} iterations"
+        );
+        assert_eq!(r.value, 1.0, "{text}");
+        assert!(r.root_moves[0].exact, "{text}: the played move is proven");
+        let mut after = pos.clone();
+        after.play_unchecked(r.best.unwrap());
+        assert_eq!(
+            exact_value(&after, p),
+            1.0,
+            "{text}: MCTS played {}, which does not win",
+            pos.format_move(r.best.unwrap())
+        );
+        let tree = r.tree.unwrap();
+        let head = tree.head.chosen.as_ref().unwrap();
+        assert!(head.reason.starts_with("proven win: "), "{}", head.reason);
+        assert_eq!(head.value_text.as_deref(), Some("proven win"));
+        assert!(tree.nodes[0].proven && tree.nodes[0].value == Some(1.0));
+    }
+}
+
+#[test]
+fn every_proven_node_has_the_minimax_value_alpha_beta_finds() {
+    let eval = TicTacToe::evaluator("").unwrap();
+    let mut checked = 0;
+    let mut results = [0usize; 3];
+    for (k, pos) in forced_wins(3)
+        .into_iter()
+        .chain([TicTacToe::new()])
+        .enumerate()
+    {
+        let Turn::Player(root_player) = pos.turn() else {
+            unreachable!()
+        };
+        let r = search(
+            &pos,
+            &eval,
+            &solver(3000, 40 + k as u64, true),
+            Hooks::default(),
+        )
+        .unwrap();
+        let tree = r.tree.unwrap();
+        // The position at every recorded node, by replaying the moves from the root.
+        let mut at: Vec<TicTacToe> = Vec::with_capacity(tree.nodes.len());
+        for (i, n) in tree.nodes.iter().enumerate() {
+            let here = if i == 0 {
+                pos.clone()
+            } else {
+                let parent = &at[n.parent as usize];
+                let mv = parent.parse_move(&tree.moves[n.mv as usize]).unwrap();
+                let mut c = parent.clone();
+                c.play(mv).unwrap();
+                c
+            };
+            if n.proven {
+                // The proven value (0, 1/2, 1 for the root player) against alpha-beta's.
+                let want = (exact_value(&here, root_player) + 1.0) / 2.0;
+                assert_eq!(
+                    n.value,
+                    Some(want),
+                    "{}: node {i} ({}) proven {:?}, alpha-beta says {want}",
+                    pos.position_text(),
+                    here.position_text(),
+                    n.value
+                );
+                results[(want * 2.0) as usize] += 1;
+                checked += 1;
+            }
+            at.push(here);
+        }
+    }
+    // Proofs of every kind were checked, not only finished games.
+    assert!(checked > 100, "{checked} proven nodes");
+    assert!(
+        results.iter().all(|&c| c > 0),
+        "losses, draws, wins: {results:?}"
+    );
+}
+
+#[test]
+fn without_the_solver_nothing_is_proven_and_the_whole_budget_runs() {
+    let eval = TicTacToe::evaluator("").unwrap();
+    for (k, pos) in forced_wins(3).iter().enumerate() {
+        let budget = 3000;
+        let r = search(
+            pos,
+            &eval,
+            &solver(budget, k as u64, false),
+            Hooks::default(),
+        )
+        .unwrap();
+        assert_eq!(r.stats.leaves, budget);
+        assert!(r.root_moves.iter().all(|m| !m.exact));
+        let tree = r.tree.unwrap();
+        assert!(tree.nodes.iter().all(|n| !n.proven));
+        // A finished game is still scored, but as a mean of visits: the chosen reason is visits.
+        let reason = &tree.head.chosen.as_ref().unwrap().reason;
+        assert!(reason.starts_with("most visits"), "{reason}");
+        // Same seed, same search: the solver off is deterministic like before.
+        let again = search(
+            pos,
+            &eval,
+            &solver(budget, k as u64, false),
+            Hooks::default(),
+        )
+        .unwrap();
+        assert_eq!(again.best, r.best);
+        assert_eq!(again.value, r.value);
+    }
+    // Threes (one player, chance turns): the solver never proves anything there.
+    use plyscope::games::threes::Threes;
+    let pos = Threes::from_position_text(
+        "",
+        "3 . 1 . / . 2 . 3 / 1 . 2 . / 3 . . 2 | deck 1 1 0 | next 1",
+    )
+    .unwrap();
+    let r = search(
+        &pos,
+        &Threes::evaluator("").unwrap(),
+        &solver(2000, 3, true),
+        Hooks::default(),
+    )
+    .unwrap();
+    assert_eq!(r.stats.leaves, 2000);
+    assert!(r.tree.unwrap().nodes.iter().all(|n| !n.proven));
+}
+
+#[test]
+fn proven_nodes_round_trip_in_every_form() {
+    use plyscope::tree::TreeDocument;
+    let pos = forced_wins(1).remove(0);
+    let eval = TicTacToe::evaluator("").unwrap();
+    let tree = search(&pos, &eval, &solver(20_000, 1, true), Hooks::default())
+        .unwrap()
+        .tree
+        .unwrap();
+    let proven = tree.nodes.iter().filter(|n| n.proven).count();
+    assert!(proven > 1);
+    let validator = common::tree_schema();
+    let doc = tree.to_document();
+    let json: serde_json::Value = serde_json::from_str(&doc.to_json()).unwrap();
+    assert!(validator.is_valid(&json), "version 1 validates");
+    assert_eq!(json["root"]["proven"], true);
+    let back: TreeDocument = serde_json::from_value(json).unwrap();
+    let again = Tree::from_document(&back);
+    assert_eq!(again.nodes.iter().filter(|n| n.proven).count(), proven);
+    let compact = tree.to_compact_json();
+    assert!(compact.contains("\"pr\":1"));
+    let v2: serde_json::Value = serde_json::from_str(&compact).unwrap();
+    let errors: Vec<String> = validator
+        .iter_errors(&v2)
+        .take(3)
+        .map(|e| format!("{e} at {}", e.instance_path()))
+        .collect();
+    assert!(errors.is_empty(), "version 2 validates: {errors:?}");
+    assert_eq!(Tree::from_json(&compact).unwrap().to_document(), doc);
+    // Binary: bit 7 of the flags (section 4, one byte a node).
+    let b = tree.to_binary();
+    let word = |k: usize| u32::from_le_bytes(b[k * 4..k * 4 + 4].try_into().unwrap()) as usize;
+    let off = word(4 + 2 * 4);
+    for (i, n) in tree.nodes.iter().enumerate() {
+        assert_eq!(b[off + i] & 128 != 0, n.proven, "node {i}");
+    }
+}

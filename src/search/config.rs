@@ -181,6 +181,12 @@ pub struct SearchConfig {
     /// thread; expectimax refuses more than one, and so does the WebAssembly build (one thread
     /// per worker).
     pub threads: u32,
+    /// MCTS: prove wins and losses (MCTS-Solver): a finished game is a proven result, a player's
+    /// node with a proven winning move is won, one whose moves all lose is lost (a draw when every
+    /// move is proven and the best draws), a chance node is proven only when all its outcomes are
+    /// proven the same. Proven values back up, proven-lost moves are no longer tried, the search
+    /// ends once the root is proven and a proven win is played. Two-player games only.
+    pub mcts_solver: bool,
 }
 
 /// The most threads a search may use.
@@ -259,6 +265,7 @@ impl Default for SearchConfig {
             mcts_playout_plies: 6,
             mcts_priors: true,
             threads: 1,
+            mcts_solver: true,
         }
     }
 }
@@ -474,7 +481,8 @@ pub struct SearchResult<M> {
     pub pv: Vec<M>,
     /// Rank (1 = best) of the chosen move among the root moves.
     pub rank: usize,
-    /// Why it was chosen: `best`, `tie`, `randomness` or `random`.
+    /// Why it was chosen: `best`, `tie`, `randomness` or `random` (MCTS: `visits`, or `proven`
+    /// when the solver proved the move's result).
     pub reason: &'static str,
     /// Root moves, best first.
     pub root_moves: Vec<RootMove<M>>,

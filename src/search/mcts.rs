@@ -40,6 +40,22 @@ const MIN: u8 = 2;
 const CHANCE: u8 = 3;
 const TERMINAL: u8 = 4;
 
+/// A node's proven result (MCTS-Solver; see [`SearchConfig::mcts_solver`]), for the root player.
+const UNPROVEN: u8 = 0;
+const PROVEN_LOSS: u8 = 1;
+const PROVEN_DRAW: u8 = 2;
+const PROVEN_WIN: u8 = 3;
+
+/// The score of a proven result, for the root player: 0, 1/2 or 1.
+#[inline]
+fn proven_score(p: u8) -> f64 {
+    match p {
+        PROVEN_LOSS => 0.0,
+        PROVEN_DRAW => 0.5,
+        _ => 1.0,
+    }
+}
+
 /// One node of the search tree.
 #[derive(Clone, Copy)]
 struct MNode<M> {
@@ -59,6 +75,9 @@ struct MNode<M> {
     prob: f32,
     /// [`UNSEEN`], [`MAX`], [`MIN`], [`CHANCE`] or [`TERMINAL`].
     kind: u8,
+    /// [`UNPROVEN`], or the result the solver proved ([`PROVEN_LOSS`], [`PROVEN_DRAW`],
+    /// [`PROVEN_WIN`], for the root player).
+    proven: u8,
 }
 
 impl<M> MNode<M> {
@@ -72,6 +91,8 @@ struct Mcts<'a, G: Game, E: Evaluator<G>> {
     cfg: &'a SearchConfig,
     root_player: PlayerId,
     single: bool,
+    /// The solver is on (and the game has two players).
+    solver: bool,
     nodes: Vec<MNode<G::Move>>,
     rng: Rng,
     /// Reused buffers (no allocation per iteration once warm).
@@ -106,6 +127,7 @@ pub(super) fn search<G: Game, E: Evaluator<G>>(
         cfg,
         root_player,
         single: root.num_players() == 1,
+        solver: cfg.mcts_solver && root.num_players() == 2,
         nodes: Vec::with_capacity(1024),
         rng: Rng::seeded(seed),
         moves: Vec::new(),
@@ -129,10 +151,17 @@ pub(super) fn search<G: Game, E: Evaluator<G>>(
         prior: 1.0,
         prob: 1.0,
         kind: m.kind_of(root),
+        proven: UNPROVEN,
     });
     m.expand(0, root);
     if m.nodes[0].count == 0 {
         return Err(Error::NotNow("the player to move has no legal move".into()));
+    }
+    // A finished game among the root's moves may prove the root at once.
+    if m.solver {
+        m.path.clear();
+        m.path.push(0);
+        m.prove_path();
     }
     let no_budget =
         cfg.time_ms.is_none() && cfg.node_budget.is_none() && cfg.mcts_iterations.is_none();
@@ -152,7 +181,11 @@ pub(super) fn search<G: Game, E: Evaluator<G>>(
     };
     let mut last_progress = start;
     loop {
-        if max_iterations.is_some_and(|n| m.iterations >= n) || m.nodes.len() >= node_cap {
+        if max_iterations.is_some_and(|n| m.iterations >= n)
+            || m.nodes.len() >= node_cap
+            || m.nodes[0].proven != UNPROVEN
+        {
+            // (A proven root: every further iteration would stop at it.)
             break;
         }
         m.iterate(root, node_cap);
@@ -189,12 +222,18 @@ pub(super) fn search<G: Game, E: Evaluator<G>>(
     }
 
     // Root moves by visits (then mean score for the mover), ties shuffled, then the quotient.
+    // With the solver, proven wins come first and proven losses last.
     let root_node = m.nodes[0];
     let kids = root_node.first as usize..(root_node.first + root_node.count) as usize;
     let mut ranked: Vec<usize> = kids.clone().collect();
+    let class = |n: &MNode<G::Move>| match n.proven {
+        PROVEN_WIN => 0,
+        PROVEN_LOSS => 2,
+        _ => 1,
+    };
     ranked.sort_by(|&a, &b| {
         let (x, y) = (&m.nodes[a], &m.nodes[b]);
-        y.visits.cmp(&x.visits).then(
+        class(x).cmp(&class(y)).then(y.visits.cmp(&x.visits)).then(
             m.mover_view(y.mean(), MAX)
                 .total_cmp(&m.mover_view(x.mean(), MAX)),
         )
@@ -205,7 +244,7 @@ pub(super) fn search<G: Game, E: Evaluator<G>>(
         .iter()
         .take_while(|&&i| {
             let n = &m.nodes[i];
-            n.visits == top.visits && n.total == top.total
+            class(n) == class(&top) && n.visits == top.visits && n.total == top.total
         })
         .count();
     if cfg.random_ties && ties > 1 {
@@ -233,8 +272,8 @@ pub(super) fn search<G: Game, E: Evaluator<G>>(
         .iter()
         .map(|&i| RootMove {
             mv: m.nodes[i].mv.expect("a root child has a move"),
-            value: m.nodes[i].mean(),
-            exact: false,
+            value: m.value_of(i),
+            exact: m.nodes[i].proven != UNPROVEN,
         })
         .collect();
     let stats = Stats {
@@ -245,6 +284,13 @@ pub(super) fn search<G: Game, E: Evaluator<G>>(
         ..Stats::default()
     };
     let chosen_node = m.nodes[chosen];
+    // A proven result says so first: "proven win: 37 of 412".
+    let proof = match chosen_node.proven {
+        PROVEN_WIN => "proven win: ",
+        PROVEN_DRAW => "proven draw: ",
+        PROVEN_LOSS => "proven loss: ",
+        _ => "",
+    };
     let why = match reason {
         "randomness" => format!(
             "randomness: rank {} by visits ({} of {})",
@@ -252,15 +298,19 @@ pub(super) fn search<G: Game, E: Evaluator<G>>(
             chosen_node.visits,
             m.iterations
         ),
+        _ if !proof.is_empty() => format!("{proof}{} of {}", chosen_node.visits, m.iterations),
         "tie" => format!(
             "most visits, tied: {} of {}",
             chosen_node.visits, m.iterations
         ),
         _ => format!("most visits: {} of {}", chosen_node.visits, m.iterations),
     };
+    if !proof.is_empty() && reason != "randomness" {
+        reason = "proven";
+    }
     let mut result = SearchResult {
         best: chosen_node.mv,
-        value: chosen_node.mean(),
+        value: m.value_of(chosen),
         pv,
         rank: k + 1,
         reason,
@@ -280,6 +330,101 @@ pub(super) fn search<G: Game, E: Evaluator<G>>(
 }
 
 impl<G: Game, E: Evaluator<G>> Mcts<'_, G, E> {
+    /// Node `i`'s value for the root player: its proven result's score, or its mean.
+    fn value_of(&self, i: usize) -> f64 {
+        let n = &self.nodes[i];
+        if n.proven != UNPROVEN {
+            proven_score(n.proven)
+        } else {
+            n.mean()
+        }
+    }
+
+    /// The proven result of a finished game (two players), for the root player.
+    fn terminal_proof(&self, pos: &G) -> u8 {
+        match pos.outcome() {
+            Some(Outcome::Win(p)) if p == self.root_player => PROVEN_WIN,
+            Some(Outcome::Win(_)) => PROVEN_LOSS,
+            _ => PROVEN_DRAW,
+        }
+    }
+
+    /// Notes what is now known of node `c` just reached at `pos`: its kind and, with the solver,
+    /// a finished game's proven result.
+    #[inline]
+    fn reach(&mut self, c: usize, pos: &G) {
+        let kind = self.kind_of(pos);
+        self.nodes[c].kind = kind;
+        if kind == TERMINAL && self.solver {
+            self.nodes[c].proven = self.terminal_proof(pos);
+        }
+    }
+
+    /// Proves what can be proven along the current path, from its end up (MCTS-Solver): a
+    /// player's node is won for its mover when one child is, lost when every child is lost for
+    /// it, and otherwise, once every child is proven, worth its best child; a chance node is
+    /// proven when all its outcomes are proven the same. Stops at the first node that stays
+    /// unproven (its ancestors cannot change).
+    fn prove_path(&mut self) {
+        for k in (0..self.path.len()).rev() {
+            let i = self.path[k] as usize;
+            if self.nodes[i].proven != UNPROVEN {
+                continue;
+            }
+            let p = self.proof_of(i);
+            if p == UNPROVEN {
+                return;
+            }
+            self.nodes[i].proven = p;
+        }
+    }
+
+    /// What node `i`'s children prove of it ([`UNPROVEN`] when nothing).
+    fn proof_of(&self, i: usize) -> u8 {
+        let n = &self.nodes[i];
+        if n.first == NONE || n.count == 0 {
+            return UNPROVEN;
+        }
+        let kids = n.first as usize..(n.first + n.count) as usize;
+        match n.kind {
+            MAX | MIN => {
+                // The mover's best result, and whether every child is proven.
+                let (good, bad) = if n.kind == MAX {
+                    (PROVEN_WIN, PROVEN_LOSS)
+                } else {
+                    (PROVEN_LOSS, PROVEN_WIN)
+                };
+                let mut all = true;
+                let mut best = bad;
+                for c in kids {
+                    let p = self.nodes[c].proven;
+                    if p == good {
+                        return good;
+                    }
+                    if p == UNPROVEN {
+                        all = false;
+                    } else if p == PROVEN_DRAW {
+                        best = PROVEN_DRAW;
+                    }
+                }
+                if all {
+                    best
+                } else {
+                    UNPROVEN
+                }
+            }
+            CHANCE => {
+                let first = self.nodes[n.first as usize].proven;
+                if first != UNPROVEN && kids.into_iter().all(|c| self.nodes[c].proven == first) {
+                    first
+                } else {
+                    UNPROVEN
+                }
+            }
+            _ => UNPROVEN,
+        }
+    }
+
     fn kind_of(&self, pos: &G) -> u8 {
         match pos.turn() {
             Turn::Terminal => TERMINAL,
@@ -326,6 +471,7 @@ impl<G: Game, E: Evaluator<G>> Mcts<'_, G, E> {
                         prior: 0.0,
                         prob: p as f32,
                         kind: UNSEEN,
+                        proven: UNPROVEN,
                     });
                 }
             }
@@ -363,7 +509,16 @@ impl<G: Game, E: Evaluator<G>> Mcts<'_, G, E> {
                     prior: 0.0,
                     prob: 1.0,
                     kind: UNSEEN,
+                    proven: UNPROVEN,
                 });
+                if self.solver {
+                    // The solver sees a finished game among the moves at once (a win in one
+                    // proves this node before any playout).
+                    let mut c = pos.clone();
+                    c.play_unchecked(mv);
+                    let at = self.nodes.len() - 1;
+                    self.reach(at, &c);
+                }
             }
             if self.cfg.mcts_priors && !self.scores.is_empty() {
                 // Softmax of the pre-scores, in units of the evaluations' scale.
@@ -456,6 +611,10 @@ impl<G: Game, E: Evaluator<G>> Mcts<'_, G, E> {
         let mut depth = 0u32;
         let score = loop {
             let kind = self.nodes[i].kind;
+            if self.nodes[i].proven != UNPROVEN {
+                // A proven node (a finished game among them) scores its result.
+                break proven_score(self.nodes[i].proven);
+            }
             if kind == TERMINAL {
                 break self.terminal_score(&state);
             }
@@ -476,7 +635,7 @@ impl<G: Game, E: Evaluator<G>> Mcts<'_, G, E> {
             let mv = self.nodes[c].mv.expect("a child has a move");
             state.play_unchecked(mv);
             if self.nodes[c].kind == UNSEEN {
-                self.nodes[c].kind = self.kind_of(&state);
+                self.reach(c, &state);
             }
             i = c;
             depth += 1;
@@ -491,6 +650,9 @@ impl<G: Game, E: Evaluator<G>> Mcts<'_, G, E> {
             let n = &mut self.nodes[p as usize];
             n.visits += 1;
             n.total += score;
+        }
+        if self.solver {
+            self.prove_path();
         }
         self.iterations += 1;
     }
@@ -541,8 +703,18 @@ impl<G: Game, E: Evaluator<G>> Mcts<'_, G, E> {
         let n = &self.nodes[i];
         let mut best = n.first as usize;
         let mut best_score = f64::NEG_INFINITY;
+        // The solver's proven-lost moves (for the mover here) are not tried again; an unproven
+        // node has at least one move that is not lost.
+        let lost = match n.kind {
+            MAX => PROVEN_LOSS,
+            MIN => PROVEN_WIN,
+            _ => UNPROVEN,
+        };
         for k in 0..n.count {
             let c = (n.first + k) as usize;
+            if lost != UNPROVEN && self.nodes[c].proven == lost {
+                continue;
+            }
             match self.child_score(i, c) {
                 None => return c,
                 Some(s) if s > best_score => {
@@ -676,7 +848,12 @@ impl<G: Game, E: Evaluator<G>> Mcts<'_, G, E> {
             node.mv = mv_id;
             node.best = best[i];
             node.visits = Some(x.visits as u64);
-            if x.visits > 0 {
+            if x.proven != UNPROVEN {
+                // The solver's result, exact (a finished game or a proof from its children).
+                node.value = Some(proven_score(x.proven));
+                node.bound = Some(Bound::Exact);
+                node.proven = true;
+            } else if x.visits > 0 {
                 node.value = Some(round6(x.mean()));
                 node.bound = Some(Bound::Exact);
             }
@@ -764,11 +941,15 @@ impl<G: Game, E: Evaluator<G>> Mcts<'_, G, E> {
             serde_json::Value::String(self.eval.name().to_string()),
         );
         settings.insert("seed".into(), serde_json::Value::from(seed));
+        let proven = r
+            .root_moves
+            .get(r.rank.saturating_sub(1))
+            .is_some_and(|m| m.exact);
         let value_text = r.best.map(|_| {
             if self.single {
                 self.eval.describe(r.value).text
             } else {
-                expected_score_text(r.value)
+                mcts_value_text(r.value, proven)
             }
         });
         Header {
@@ -815,4 +996,18 @@ fn round1(v: f64) -> f64 {
 /// The text of a two-player MCTS value (a mean score from 0 to 1): `"62% expected score"`.
 pub fn expected_score_text(value: f64) -> String {
     format!("{}% expected score", round1(value * 100.0))
+}
+
+/// The text of a two-player MCTS value, `exact` when the solver proved it: `"proven win"`,
+/// `"proven draw"` or `"proven loss"` (1, 1/2 or 0); otherwise [`expected_score_text`].
+pub fn mcts_value_text(value: f64, exact: bool) -> String {
+    if !exact {
+        expected_score_text(value)
+    } else if value >= 0.75 {
+        "proven win".into()
+    } else if value <= 0.25 {
+        "proven loss".into()
+    } else {
+        "proven draw".into()
+    }
 }

@@ -18,4 +18,4 @@ pub use config::{
     MAX_THREADS, MCTS_DEFAULT_ITERATIONS,
 };
 pub use engine::{search, Completed, Hooks};
-pub use mcts::expected_score_text;
+pub use mcts::{expected_score_text, mcts_value_text};

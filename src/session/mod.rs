@@ -10,7 +10,7 @@ use crate::core::{
     view_of, BoardView, Coord, Error, Evaluator, Outcome, PerftBudget, Rng, Turn, ValueText,
 };
 use crate::games::{with_game, GameInfo, GameVisitor, Playable};
-use crate::search::{expected_score_text, search, Algorithm, Hooks, SearchConfig};
+use crate::search::{mcts_value_text, search, Algorithm, Hooks, SearchConfig};
 use crate::tree::{Stats, Tree};
 use serde::Serialize;
 
@@ -336,10 +336,11 @@ impl<G: Playable> AnySession for Match<G> {
         let r = search(&self.pos, &eval, cfg, hooks)?;
         // Two-player MCTS values are expected scores (0 to 1), not evaluations.
         let scores = cfg.algorithm == Algorithm::Mcts && self.pos.num_players() == 2;
-        let describe = |v: f64| {
+        // (`exact`: the solver proved the value: "proven win".)
+        let describe = |v: f64, exact: bool| {
             if scores {
                 ValueText {
-                    text: expected_score_text(v),
+                    text: mcts_value_text(v, exact),
                     amount: None,
                     decided: None,
                     margin: None,
@@ -352,17 +353,29 @@ impl<G: Playable> AnySession for Match<G> {
             .best
             .ok_or_else(|| Error::NotNow("no move to play".into()))?;
         // The game's own words for a move's value, where it has them (Threes: expected score).
-        let worded = |m: G::Move, v: f64| {
-            let searched = describe(v);
+        let worded = |m: G::Move, v: f64, exact: bool| {
+            let searched = describe(v, exact);
             self.pos.outlook(m, &searched).unwrap_or(searched)
         };
         let mut tree = r.tree;
-        let value_text = worded(mv, r.value);
-        if let Some(chosen) = tree.as_mut().and_then(|t| t.head.chosen.as_mut()) {
-            if chosen.value_text.is_some() {
-                chosen.value_text = Some(value_text.text.clone());
+        let searched = describe(
+            r.value,
+            r.root_moves
+                .get(r.rank.saturating_sub(1))
+                .is_some_and(|m| m.exact),
+        );
+        // The tree's chosen move says the same words as the report when the game has its own.
+        let value_text = match self.pos.outlook(mv, &searched) {
+            Some(own) => {
+                if let Some(chosen) = tree.as_mut().and_then(|t| t.head.chosen.as_mut()) {
+                    if chosen.value_text.is_some() {
+                        chosen.value_text = Some(own.text.clone());
+                    }
+                }
+                own
             }
-        }
+            None => searched,
+        };
         let mut pv = Vec::new();
         let mut p = self.pos.clone();
         for &m in &r.pv {
@@ -386,7 +399,7 @@ impl<G: Playable> AnySession for Match<G> {
                     text: self.pos.format_move(rm.mv),
                     value: rm.value,
                     exact: rm.exact,
-                    value_text: worded(rm.mv, rm.value),
+                    value_text: worded(rm.mv, rm.value, rm.exact),
                 })
                 .collect(),
             stats: r.stats,

@@ -169,6 +169,9 @@ impl Tree {
                 Some(PruneReason::Alphabeta) => 1 << 5,
                 Some(PruneReason::BranchingLimit) => 2 << 5,
             };
+            if x.proven {
+                f |= 1 << 7;
+            }
             flags.push(f);
             note.push(x.note.0);
             value.push(opt(x.value));

@@ -319,6 +319,9 @@ impl Tree {
                 key(&mut out, "U");
                 num(&mut out, u);
             }
+            if n.proven {
+                out.push_str(",\"pr\":1");
+            }
             if ordered {
                 let o = n.order.unwrap_or(0);
                 let implied = prev_order.map_or(0, |p| p + 1);
@@ -444,6 +447,7 @@ struct V2Node {
     prior: Option<f64>,
     #[serde(rename = "U")]
     uct: Option<f64>,
+    pr: Option<u8>,
 }
 
 #[derive(Deserialize)]
@@ -563,6 +567,7 @@ impl V2 {
             x.visits = n.visits;
             x.prior = n.prior;
             x.uct = n.uct;
+            x.proven = n.pr.unwrap_or(0) != 0;
             if self.ordered {
                 let o = n.o.unwrap_or_else(|| prev_order.map_or(0, |p| p + 1));
                 x.order = Some(o);

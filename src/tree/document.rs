@@ -260,6 +260,10 @@ pub struct Node {
     /// MCTS: the selection score the parent gave this move when the search ended.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub uct: Option<f64>,
+    /// MCTS with the solver: the result is proven (the value is exact: 0 a loss, 1/2 a draw, 1 a
+    /// win for the perspective).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub proven: bool,
     /// Free-form facts about the node (kept from foreign formats), shown in the tooltip.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<serde_json::Map<String, serde_json::Value>>,
@@ -306,6 +310,7 @@ impl Node {
             visits: None,
             prior: None,
             uct: None,
+            proven: false,
             data: None,
             children: Vec::new(),
         }

@@ -169,6 +169,9 @@ pub struct TreeNode {
     /// MCTS: the selection score (UCT, or PUCT with priors) the parent gave this node when the
     /// search ended, from the view of the player who chooses at the parent.
     pub uct: Option<f64>,
+    /// MCTS with the solver: the node's result is proven (its `value` is then the exact result,
+    /// 0 a loss, 1/2 a draw, 1 a win for the perspective, not a mean of playouts).
+    pub proven: bool,
 }
 
 impl TreeNode {
@@ -198,6 +201,7 @@ impl TreeNode {
             visits: None,
             prior: None,
             uct: None,
+            proven: false,
         }
     }
 }
@@ -360,6 +364,7 @@ impl Tree {
         node.visits = t.visits;
         node.prior = t.prior;
         node.uct = t.uct;
+        node.proven = t.proven;
         node.prescore = t.prescore.as_ref().map(|b| self.breakdown(b));
         node.eval = t.eval.as_ref().map(|b| self.breakdown(b));
         if t.kind == NodeKind::Pruned {
@@ -450,6 +455,7 @@ impl Tree {
             x.visits = n.visits;
             x.prior = n.prior;
             x.uct = n.uct;
+            x.proven = n.proven;
             if let Some(s) = n.same_as {
                 shares.push((i, s));
             }

@@ -27,17 +27,19 @@ async function mctsMoves(viewport, name) {
   const aiMove = (await appState(page)).history[1];
   const doc = await page.evaluate(() => window.plyscope.explorer.current());
   assert.equal(doc.chosen.move, aiMove, "the explorer shows the search of the AI's move");
-  assert.equal(doc.root.visits, 10000, 'the root counts every playout');
+  // 10,000 playouts, or fewer when the solver proved the root (it then stops).
+  const total = doc.root.visits;
+  assert.ok(total === 10000 || (doc.root.proven && total < 10000), `the root counts every playout (${total})`);
   const kids = doc.root.children;
-  assert.equal(kids.reduce((a, k) => a + k.visits, 0), 10000, "the root moves' visits add up");
+  assert.equal(kids.reduce((a, k) => a + k.visits, 0), total, "the root moves' visits add up");
   const top = kids.reduce((a, k) => (k.visits > a.visits ? k : a));
   assert.equal(top.move, aiMove, 'the most visited move is played');
-  assert.equal(doc.chosen.reason, `most visits: ${top.visits} of 10000`);
+  assert.match(doc.chosen.reason, new RegExp(`^(most visits|proven (win|draw)): ${top.visits} of ${total}$`));
   assert.ok(kids.every((k) => k.prior > 0 && k.prior < 1 && typeof k.uct === 'number'), 'priors and selection scores');
   // The caption gives the reason in words.
   const caption = await page.locator('[data-testid=tree-caption]').innerText();
   assert.match(caption, /mcts/);
-  assert.match(caption, new RegExp(`most visits: ${top.visits} of 10000`));
+  assert.match(caption, new RegExp(`: ${top.visits} of ${total}`));
   // Visits mode is on for this tree: siblings by visits.
   const v = await page.evaluate(() => window.plyscope.explorer.visits());
   assert.deepEqual(v, { offered: true, on: true, order: 'visits' });
@@ -95,4 +97,58 @@ test('visits mode is offered for trees with visits only', async () => {
   await shot(page, 'mcts-dump-visits');
   assert.deepEqual(errors, []);
   await page.close();
+});
+
+/** Clicks tic-tac-toe cells (by name) in turn, both sides people. */
+async function playCells(page, cells) {
+  for (const m of cells) {
+    const n = (await appState(page)).history.length;
+    const c = await page.evaluate((mv) => window.plyscope.cellCenterOf(mv), m);
+    await page.mouse.click(c.x, c.y);
+    await page.waitForFunction((k) => window.plyscope.state.history.length === k, n + 1);
+  }
+}
+
+async function solverProves(viewport, name) {
+  const { context, page, errors } = await openApp(env, viewport);
+  await pickGame(page, 'tictactoe');
+  await page.selectOption('[data-testid=side-0-level]', 'human');
+  await page.selectOption('[data-testid=side-1-level]', 'human');
+  // X a1, O b1, X b2, O c3: X wins by force (a3 or a2 makes two threats), not in one move.
+  await playCells(page, ['a1', 'b1', 'b2', 'c3']);
+  await page.selectOption('[data-testid=side-0-level]', 'mcts');
+  assert.equal(await page.isChecked('[data-testid=side-0-solver]'), true, 'the solver is on by default');
+  await page.waitForFunction(() => window.plyscope.state.history.length === 5, null, { timeout: 30000 });
+  await page.waitForFunction(() => window.plyscope.explorer?.current()?.algorithm === 'mcts', null, { timeout: 20000 });
+  const doc = await page.evaluate(() => window.plyscope.explorer.current());
+  const played = (await appState(page)).history[4];
+  assert.ok(['a3', 'a2'].includes(played), `a winning move is played (${played})`);
+  assert.equal(doc.chosen.move, played);
+  assert.equal(doc.root.proven, true, 'the root is proven');
+  assert.equal(doc.root.value, 1);
+  assert.ok(doc.root.visits < 10000, `the search ended once proven (${doc.root.visits} playouts)`);
+  assert.match(doc.chosen.reason, /^proven win: /);
+  // The legend says what the tags mean; the played move's tooltip says "proven win".
+  const legend = await page.locator('[data-testid=legend-proven]').innerText();
+  assert.match(legend, /proven win, loss or draw for X/);
+  await page.locator('[data-testid=tree-panel]').scrollIntoViewIfNeeded();
+  const box = await page.evaluate((mv) => {
+    const x = window.plyscope.explorer;
+    const kid = x.model().root.children.find((c) => c.label === mv);
+    return x.nodeBox(kid.id);
+  }, played);
+  await page.mouse.move(box.x, box.y);
+  await page.waitForFunction(() => /proven win/.test(document.querySelector('[data-testid=tree-tooltip]')?.innerText ?? ''));
+  await settle(page);
+  await shot(page, `mcts-solver-${name}`);
+  assert.deepEqual(errors, []);
+  await context.close();
+}
+
+test('the MCTS solver proves a forced win in the page, plays it and the explorer says "proven win" (wide)', async () => {
+  await solverProves(WIDE, 'wide');
+});
+
+test('the MCTS solver proves a forced win in the page (phone)', async () => {
+  await solverProves(PHONE, 'phone');
 });

@@ -21,7 +21,7 @@ test('version 2 written from the binary form and from a version-1 model reads ba
     const { binaryModel } = await import('./tree/binary.js');
     const { compactToBinary } = await import('./tree/compact.js');
     const { binaryToCompactParts, modelToCompactParts } = await import('./tree/compact-write.js');
-    const FIELDS = ['id', 'label', 'kind', 'value', 'bound', 'alpha', 'beta', 'prob', 'best', 'tt', 'count', 'order', 'prescore', 'eval', 'moves', 'cutoff', 'reason', 'depth', 'size'];
+    const FIELDS = ['id', 'label', 'kind', 'value', 'bound', 'alpha', 'beta', 'prob', 'best', 'tt', 'count', 'order', 'prescore', 'eval', 'moves', 'cutoff', 'reason', 'depth', 'size', 'note', 'visits', 'prior', 'uct', 'proven'];
     const compare = (a, b, fields = FIELDS) => {
       const differences = [];
       let compared = 0;
@@ -45,6 +45,8 @@ test('version 2 written from the binary form and from a version-1 model reads ba
       ['reversi', { algorithm: 'alphabeta', depth: 4, record_tree: true, random_ties: false }],
       ['threes', { algorithm: 'expectimax', depth: 2, record_tree: true, random_ties: false }],
       ['reversi', { algorithm: 'alphabeta', depth: 5, record_tree: true, random_ties: false, node_cap: 300 }],
+      // MCTS with the solver: visits, priors, selection scores and proven results.
+      ['tictactoe', { algorithm: 'mcts', mcts_iterations: 3000, record_tree: true, random_ties: false }],
     ];
     const results = [];
     for (const [game, opts] of cases) {
@@ -60,10 +62,14 @@ test('version 2 written from the binary form and from a version-1 model reads ba
       const doc = JSON.parse(v2);
       const b = binaryModel(compactToBinary(doc));
       const kinds = new Set();
+      let proven = 0;
+      let notes = 0;
       const st = [a.root];
       while (st.length) {
         const n = st.pop();
         kinds.add(n.kind);
+        if (n.proven) proven++;
+        if (n.note) notes++;
         st.push(...n.children);
       }
       // From a version-1 model (no binary arrays): the same tree, read back from version 2. Ids are
@@ -73,7 +79,7 @@ test('version 2 written from the binary form and from a version-1 model reads ba
       const v2b = modelToCompactParts(m1).join('');
       const c = binaryModel(compactToBinary(JSON.parse(v2b)));
       const byLabel = compare(m1, c, FIELDS.filter((k) => k !== 'id' && k !== 'cutoff'));
-      results.push({ game, kinds: [...kinds].sort(), version: doc.version, bytes: v2.length, nodes: a.count, fromBinary: compare(a, b), fromModel: byLabel, sameText: v2 === v2b });
+      results.push({ game, proven, notes, kinds: [...kinds].sort(), version: doc.version, bytes: v2.length, nodes: a.count, fromBinary: compare(a, b), fromModel: byLabel, sameText: v2 === v2b });
     }
     return results;
   });
@@ -90,6 +96,8 @@ test('version 2 written from the binary form and from a version-1 model reads ba
   assert.ok(out[0].kinds.includes('pruned') && out[0].kinds.includes('leaf'), out[0].kinds.join());
   assert.ok(out[1].kinds.includes('chance'), out[1].kinds.join());
   assert.ok(out[2].kinds.includes('truncated'), out[2].kinds.join());
+  assert.ok(out[0].notes > 0, 'the Reversi tree has search notes (null windows, reductions) to keep');
+  assert.ok(out[3].proven > 0 && out[3].kinds.includes('terminal'), `the MCTS tree has proven nodes (${out[3].proven})`);
   assert.deepEqual(errors, []);
   await context.close();
 });

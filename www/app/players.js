@@ -86,6 +86,22 @@ export function renderPlayers() {
     const mcts = side.level === 'mcts';
     knob('time', 'Time limit (s)', 0, 600, mcts ? 'Seconds MCTS may think per move; 0: no limit (10,000 playouts)' : 'Seconds the AI may think per move; 0: no limit (the depth alone decides)', deep || mcts, 1000, 0.5);
     knob('q', 'Randomness Q', 0, 99, 'The k-th best move is chosen with probability (Q-1)/Q^k; 0 means always the best', true);
+    if (mcts) {
+      // MCTS-Solver: proves wins and losses and plays a proven win (on unless unticked).
+      const lab = document.createElement('label');
+      lab.className = 'check';
+      lab.title = 'Prove wins and losses (MCTS-Solver): proven-lost moves are not tried again, a proven win is played, and the search ends once the move is proven';
+      const box = document.createElement('input');
+      box.type = 'checkbox';
+      box.checked = side.solver !== false;
+      box.dataset.testid = `side-${i}-solver`;
+      box.addEventListener('change', () => {
+        side.solver = box.checked;
+        save();
+      });
+      lab.append(box, document.createTextNode(' Solver'));
+      knobs.append(lab);
+    }
     fs.append(knobs);
     // Alpha-beta's techniques, each with a switch (games with chance run expectimax: none apply).
     if (side.level === 'alphabeta' && !gameEntry(state?.game ?? settings.game)?.chance) {

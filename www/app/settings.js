@@ -137,6 +137,7 @@ function readSide(s, side) {
   if (LEVELS.some((l) => l.id === s.level)) side.level = s.level;
   for (const k of ['depth', 'time', 'q']) if (Number.isFinite(s[k])) side[k] = s[k];
   if (s.tech && typeof s.tech === 'object') for (const t of TECHNIQUES) if (typeof s.tech[t.id] === 'boolean') side.tech[t.id] = s.tech[t.id];
+  if (typeof s.solver === 'boolean') side.solver = s.solver;
 }
 
 function readRecord(r) {
@@ -194,7 +195,7 @@ export function searchOptions(side, entry) {
     }
     case 'mcts': {
       // Monte Carlo tree search: playouts for the time limit (10,000 of them with no limit).
-      const m = { ...o, algorithm: 'mcts' };
+      const m = { ...o, algorithm: 'mcts', mcts_solver: side.solver !== false };
       if (side.time > 0) m.time_ms = side.time;
       return m;
     }

@@ -236,6 +236,8 @@ class BinNode {
   get bound() { return BOUND_CODES[(this._t.s.flags[this.id] >> 3) & 3]; }
   get best() { return (this._t.s.flags[this.id] & 1) !== 0; }
   get tt() { return (this._t.s.flags[this.id] & 2) !== 0; }
+  /** MCTS with the solver: the value is a proven result (flags bit 7). */
+  get proven() { return (this._t.s.flags[this.id] & 128) !== 0; }
   get note() { return this._t.s.note[this.id]; }
   get alpha() { return this.kind === 'pruned' ? null : opt(this._t.s.alpha[this.id]); }
   get beta() { return this.kind === 'pruned' ? null : opt(this._t.s.beta[this.id]); }
@@ -282,6 +284,8 @@ export function binaryModel(buffer) {
   const t = new Tables(s, n);
   let notes = 0;
   for (let i = 0; i < s.note.length; i++) notes |= s.note[i];
+  let proven = false;
+  for (let i = 0; i < n && !proven; i++) if (s.flags[i] & 128) proven = true;
   return {
     ...nativeHeader(doc),
     format: 'plyscope-tree',
@@ -291,6 +295,7 @@ export function binaryModel(buffer) {
     kindsPresent: KINDS.filter((k, i) => t.kinds & (1 << i)),
     hasBestLine: t.best,
     notesPresent: notes,
+    provenPresent: proven,
     maxDepth: t.maxDepth,
     // What analysis.js's treeCounts would count, without walking (and so making) every node.
     treeCounts: { boxes: n, positions: n - t.perKind[5] - t.perKind[6], cutoffs: t.perKind[5], unrecorded: t.perKind[6] },

@@ -11,6 +11,7 @@
 // Pure functions with no DOM: they run on the page, in workers and under node's test runner.
 
 import { sections } from './binary.js';
+import { noteToCompact } from './note.js';
 import { eachBefore } from './walk.js';
 
 const NONE = 0xffffffff;
@@ -167,6 +168,11 @@ export function binaryToCompactParts(buffer) {
     }
     if (f & 1) t += ',"pv":1';
     if (f & 2) t += ',"tt":1';
+    if (f & 128) t += ',"pr":1';
+    if (s.note[i]) t += noteToCompact(s.note[i]);
+    if (s.visits && !Number.isNaN(s.visits[i])) t += `,"N":${num(s.visits[i])}`;
+    if (s.prior && !Number.isNaN(s.prior[i])) t += `,"P":${num(s.prior[i])}`;
+    if (s.uct && !Number.isNaN(s.uct[i])) t += `,"U":${num(s.uct[i])}`;
     if (k !== 5 && ref[i] >= 0 && idx[ref[i]] >= 0) t += `,"s":${idx[ref[i]]}`;
     if (unrecorded[i] > 0) t += `,"u":${unrecorded[i]}`;
     if (ordered) {
@@ -271,6 +277,12 @@ export function modelToCompactParts(model) {
     }
     if (n.best) t += ',"pv":1';
     if (n.tt) t += ',"tt":1';
+    if (n.proven) t += ',"pr":1';
+    if (n.note) t += noteToCompact(n.note);
+    // Whole visit counts only (version 2's N); a foreign dump's fractional ones stay in version 1.
+    if (Number.isInteger(n.visits) && n.visits >= 0) t += `,"N":${n.visits}`;
+    if (Number.isFinite(n.prior)) t += `,"P":${num(n.prior)}`;
+    if (Number.isFinite(n.uct)) t += `,"U":${num(n.uct)}`;
     if (u > 0) t += `,"u":${u}`;
     if (ordered) {
       if (n.order !== prevOrder + 1) t += `,"o":${n.order}`;

@@ -224,3 +224,17 @@ export function sameBreakdown(a, b) {
     return t.name === u.name && t.raw === u.raw && t.weight === u.weight && t.value === u.value;
   });
 }
+
+/**
+ * A result the MCTS solver proved, in words, from its value (the perspective's score: 1 a win, 0
+ * a loss, 1/2 a draw): `"proven win"`, `"proven loss"` or `"proven draw"`.
+ */
+export function provenText(value) {
+  if (value === null || value === undefined || !Number.isFinite(value)) return 'proven';
+  return value >= 0.75 ? 'proven win' : value <= 0.25 ? 'proven loss' : 'proven draw';
+}
+
+/** The tag drawn on a proven node: `WIN`, `LOSS` or `DRAW` (for the perspective). */
+export function provenTag(value) {
+  return provenText(value).replace('proven', '').trim().toUpperCase() || 'PROVEN';
+}

@@ -109,6 +109,7 @@ export function makeNode(id, kind) {
     prob: null,
     best: false,
     tt: false,
+    proven: false, // MCTS with the solver: the value is a proven result
     note: 0, // how the search treated it (null window, re-search, reduction, null move: note.js)
     count: null,
     order: null, // the place in the search order, when the document gives it
@@ -468,6 +469,7 @@ function nativeNode(o, path) {
   n.eval = readBreakdown(o.eval, path, 'eval');
   n.best = o.best === true;
   n.tt = o.tt === true;
+  n.proven = o.proven === true;
   n.note = noteOfDoc(o);
   if (o.moves !== undefined && o.moves !== null) {
     if (!Array.isArray(o.moves)) throw new TreeFormatError(`${path}.moves`, 'an array of move texts', typeName(o.moves));
@@ -979,6 +981,7 @@ export function toDocument(model) {
     for (const k of ['bound', 'alpha', 'beta', 'prescore', 'eval', 'prob', 'count', 'order', 'moves', 'cutoff', 'reason', 'visits', 'prior', 'uct']) if (n[k] !== null && n[k] !== undefined) o[k] = n[k];
     if (n.best) o.best = true;
     if (n.tt) o.tt = true;
+    if (n.proven) o.proven = true;
     if (n.note) noteToDoc(n.note, o);
     if (n.extra) o.data = Object.fromEntries(n.extra);
     return o;
@@ -1142,7 +1145,7 @@ class WireNode {
   get reason() { return this._get('reason'); }
   get extra() { return this._get('extra'); }
 }
-Object.assign(WireNode.prototype, { order: null, inferred: false, bound: null, alpha: null, beta: null, prob: null, best: false, tt: false, note: 0, count: null, visits: null, prior: null, uct: null, _pack: null, _decoded: null });
+Object.assign(WireNode.prototype, { order: null, inferred: false, bound: null, alpha: null, beta: null, prob: null, best: false, tt: false, proven: false, note: 0, count: null, visits: null, prior: null, uct: null, _pack: null, _decoded: null });
 
 const nn = (v) => (v === null || v === undefined ? NaN : v);
 
@@ -1171,7 +1174,7 @@ export function toWire(model) {
   for (let i = 0; i < count; i++) {
     const n = order[i];
     kind[i] = kindIndex.get(n.kind);
-    flags[i] = (n.best ? 1 : 0) | (n.tt ? 2 : 0) | (n.inferred ? 4 : 0) | (n.bound === 'exact' ? 1 << 3 : n.bound === 'lower' ? 2 << 3 : n.bound === 'upper' ? 3 << 3 : 0);
+    flags[i] = (n.best ? 1 : 0) | (n.tt ? 2 : 0) | (n.inferred ? 4 : 0) | (n.bound === 'exact' ? 1 << 3 : n.bound === 'lower' ? 2 << 3 : n.bound === 'upper' ? 3 << 3 : 0) | (n.proven ? 128 : 0);
     notes[i] = n.note || 0;
     const b = i * W;
     nums[b] = nn(n.value);
@@ -1224,6 +1227,7 @@ function buildWireNodes(wire, nodes, from, to, seen) {
       if (f & 1) n.best = true;
       if (f & 2) n.tt = true;
       if (f & 4) n.inferred = true;
+      if (f & 128) n.proven = seen.proven = true;
       if (f >> 3) n.bound = BOUND_CODES[(f >> 3) & 3];
     }
     if (notes && notes[i]) {
@@ -1255,14 +1259,14 @@ function wireModel(wire, nodes, seen) {
   const { parent, kind, flags, notes, nums, idNums, idTexts, labels, heavy, ...rest } = wire;
   // The kinds present and whether there is a best line, for the legend (no second walk needed).
   const kinds = KINDS.filter((k, i) => seen.kinds & (1 << i));
-  return { ...rest, root: nodes[0], count: parent.length, kindsPresent: kinds, hasBestLine: seen.best, notesPresent: seen.notes };
+  return { ...rest, root: nodes[0], count: parent.length, kindsPresent: kinds, hasBestLine: seen.best, notesPresent: seen.notes, provenPresent: seen.proven };
 }
 
 /** Builds the model back from its wire form, in one go. */
 export function fromWire(wire) {
   const count = wire.parent.length;
   const nodes = new Array(count);
-  const seen = { kinds: 0, best: false, notes: 0 };
+  const seen = { kinds: 0, best: false, notes: 0, proven: false };
   buildWireNodes(wire, nodes, 0, count, seen);
   return wireModel(wire, nodes, seen);
 }
@@ -1275,7 +1279,7 @@ export function fromWire(wire) {
 export async function fromWireInSlices(wire, { sliceMs = 10, yieldNow, cancelled = () => false } = {}) {
   const count = wire.parent.length;
   const nodes = new Array(count);
-  const seen = { kinds: 0, best: false, notes: 0 };
+  const seen = { kinds: 0, best: false, notes: 0, proven: false };
   // Blocks of 256 nodes until the slice has taken sliceMs (a clock read per block, not per node).
   let at = 0;
   while (at < count) {

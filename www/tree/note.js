@@ -35,6 +35,18 @@ export function noteOfCompact(o) {
   return f | (r << REDUCED_SHIFT);
 }
 
+/** The compact (v2) keys of `note`, as JSON text to append to a node object (`,"nw":1,"rd":2`). */
+export function noteToCompact(note) {
+  if (!note) return '';
+  let t = '';
+  if (note & NULL_WINDOW) t += ',"nw":1';
+  if (note & FAILED_HIGH) t += ',"fh":1';
+  if (note & RESEARCH) t += ',"rs":1';
+  if (note & NULL_MOVE) t += ',"nm":1';
+  if (reducedBy(note) > 0) t += `,"rd":${reducedBy(note)}`;
+  return t;
+}
+
 /** Writes `note` into a version-1 node object `o`. */
 export function noteToDoc(note, o) {
   if (note & NULL_WINDOW) o.null_window = true;

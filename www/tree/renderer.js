@@ -5,7 +5,7 @@
 
 import { NODE_W, NODE_H, LEVEL_GAP, COLORS, PV_COLOR, BAND_GAP_PX, BAND_FILL, BAND_STROKE, BAND_TEXT, BAND_FONT, EDGE_LABEL_MIN_K, EDGE_LABEL_FONT, EDGE_LABEL_BG, CHANGED_COLOR, PICK_COLOR, MATCH_COLOR, FOCUS_COLOR, CUT_COLOR, LEGEND_ORDER, LEGEND_NAMES } from './constants.js';
 import { el, roundRect } from './dom.js';
-import { scoreText, boundedScore, percentShort, compactNumber, nodeName, plural } from './format.js';
+import { scoreText, boundedScore, percentShort, compactNumber, nodeName, plural, provenTag } from './format.js';
 import { eachBefore } from './walk.js';
 import { noteTag, NOTE_LEGEND, NULL_WINDOW, FAILED_HIGH, RESEARCH, NULL_MOVE } from './note.js';
 
@@ -504,6 +504,7 @@ export const rendererMethods = {
     // The compared search's value goes top right, so that neither value is cut.
     const d = this.diff ? this.diff.diff.get(n) : null;
     if (d && d.valueChanged) tag = `was ${d.other.value === null ? '?' : scoreText(d.other.value)}`;
+    else if (n.proven) tag = provenTag(n.value);
     else if (n.tt) tag = 'TT';
     else if (noteTag(n.note)) tag = noteTag(n.note);
     else if (n.kind === 'terminal') tag = 'end';
@@ -557,20 +558,22 @@ export const rendererMethods = {
     if (!this.model) return;
     if ((!this.legendKinds || this.legendKinds.model !== this.model) && this.model.kindsPresent) {
       // Read from the wire form as the nodes were built: no walk over a million nodes here.
-      this.legendKinds = { model: this.model, present: new Set(this.model.kindsPresent), pv: this.model.hasBestLine, notes: this.model.notesPresent || 0 };
+      this.legendKinds = { model: this.model, present: new Set(this.model.kindsPresent), pv: this.model.hasBestLine, notes: this.model.notesPresent || 0, proven: this.model.provenPresent === true };
     }
     if (!this.legendKinds || this.legendKinds.model !== this.model) {
       const present = new Set();
       let pv = false;
       let notes = 0;
+      let proven = false;
       eachBefore(this.model.root, (n) => {
         present.add(n.kind);
         if (n.best) pv = true;
         if (n.note) notes |= n.note;
+        if (n.proven) proven = true;
       });
-      this.legendKinds = { model: this.model, present, pv, notes };
+      this.legendKinds = { model: this.model, present, pv, notes, proven };
     }
-    const { present, pv, notes } = this.legendKinds;
+    const { present, pv, notes, proven } = this.legendKinds;
     this.legend.replaceChildren();
     for (const k of LEGEND_ORDER) {
       if (!present.has(k)) continue;
@@ -592,6 +595,11 @@ export const rendererMethods = {
       if (!noteShown[k]) return;
       this.legend.append(el('span', { class: 'ps-legend-item', 'data-testid': 'legend-note' }, el('span', { class: 'ps-badge ps-note-badge', text: tag }), meaning));
     });
+    // The MCTS solver's proofs: the tag drawn instead of a node's other tags.
+    if (proven) {
+      const who = this.model.meta?.perspective ? ` for ${this.model.meta.perspective}` : '';
+      this.legend.append(el('span', { class: 'ps-legend-item', 'data-testid': 'legend-proven' }, el('span', { class: 'ps-badge ps-note-badge', text: 'WIN, LOSS, DRAW' }), `proven win, loss or draw${who} (MCTS solver)`));
+    }
     if (this.findState && this.findState.hits.length) {
       const sw = el('span', { class: 'ps-swatch ps-match' });
       sw.style.borderColor = MATCH_COLOR;

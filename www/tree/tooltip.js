@@ -5,7 +5,7 @@
 
 import { NODE_W } from './constants.js';
 import { el } from './dom.js';
-import { scoreText, boundedScore, boundedValue, windowText, plainNumber, percent, isMate, differenceText, scaleInUse, KIND_NAMES, nodeName, signed, ordinal, plural, sameBreakdown } from './format.js';
+import { provenText, scoreText, boundedScore, boundedValue, windowText, plainNumber, percent, isMate, differenceText, scaleInUse, KIND_NAMES, nodeName, signed, ordinal, plural, sameBreakdown } from './format.js';
 import { descendants } from './walk.js';
 import { movePath } from './analysis.js';
 import { noteRows } from './note.js';
@@ -128,7 +128,9 @@ export const tooltipMethods = {
       row('stands for', `${n.count ?? '?'} nodes searched but not recorded (the node cap was reached)`);
       this.appendRows(t, rows);
     } else {
-      row('value', `${boundedValue(n.value, n.bound)}${n.bound && n.bound !== 'exact' ? ` (${n.bound} bound: ${n.bound === 'lower' ? 'fail-high' : 'fail-low'})` : ''}`);
+      // A result the MCTS solver proved reads as one ("proven win (1)"), not as a mean.
+      if (n.proven) row('value', `${provenText(n.value)}${this.model?.meta?.perspective ? ` for ${this.model.meta.perspective}` : ''} (${boundedValue(n.value, n.bound)}, by the MCTS solver)`);
+      else row('value', `${boundedValue(n.value, n.bound)}${n.bound && n.bound !== 'exact' ? ` (${n.bound} bound: ${n.bound === 'lower' ? 'fail-high' : 'fail-low'})` : ''}`);
       // A foreign document's large numbers may mean something the explorer cannot read.
       if (n.value !== null && Math.abs(n.value) >= 1e4 && scaleInUse().unit === null) row('raw value', plainNumber(n.value));
       if (n.alpha !== null || n.beta !== null) row('window (α, β)', windowText(n.alpha, n.beta));

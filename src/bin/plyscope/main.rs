@@ -107,6 +107,7 @@ USAGE:
                             the evaluator)
         --playout-plies N   mcts: random plies of a heuristic playout (default 6)
         --no-priors         mcts: plain UCB1 instead of priors from the pre-scores (PUCT)
+        --no-solver         mcts: no proofs (the solver proves wins and losses and plays a proven win)
         --tree FILE         write the search tree document (JSON) to FILE (- for standard output);
                             FILE is opened before the search, so a bad path fails at once
         --tree-format F     v2 (compact, the default) or v1 (nested; docs/tree-format.md)
@@ -598,6 +599,7 @@ fn search(args: &[String]) -> Result<(), Usage> {
             "--no-ordering",
             "--no-steps",
             "--no-priors",
+            "--no-solver",
             "--plain",
             "--pvs",
             "--no-pvs",
@@ -728,6 +730,7 @@ fn search(args: &[String]) -> Result<(), Usage> {
         cfg.mcts_playout_plies = n;
     }
     cfg.mcts_priors = !opts.flag("--no-priors");
+    cfg.mcts_solver = !opts.flag("--no-solver");
     if let Some(c) = opts.number("--node-cap", "a whole number")? {
         cfg.node_cap = c;
     }
