@@ -130,7 +130,8 @@ async function solverProves(viewport, name) {
   assert.match(doc.chosen.reason, /^proven win: /);
   // The legend says what the tags mean; the played move's tooltip says "proven win".
   const legend = await page.locator('[data-testid=legend-proven]').innerText();
-  assert.match(legend, /proven win, loss or draw for X/);
+  // The legend names the tree's perspective as the document records it ("x").
+  assert.match(legend, /proven win, loss or draw for x \(MCTS solver\)/i);
   await page.locator('[data-testid=tree-panel]').scrollIntoViewIfNeeded();
   const box = await page.evaluate((mv) => {
     const x = window.plyscope.explorer;
