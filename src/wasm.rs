@@ -8,7 +8,10 @@
 use crate::core::{BoardView, Coord};
 use crate::games::CATALOGUE;
 use crate::search::{Hooks, Progress, SearchConfig};
-use crate::session::{edit_variant, new_session, random_variant, AnySession, SearchReport};
+use crate::session::{
+    edit_variant, new_session, random_variant, AnySession, JobReport, JobSpec, SearchReport,
+    SplitRun,
+};
 use crate::tree::Tree;
 use serde::Serialize;
 use std::sync::Once;
@@ -252,19 +255,7 @@ impl Engine {
             Some(js_sys::Uint8Array::from(&t.to_binary()[..]).into())
         })?;
         let tree = r.tree.take();
-        let out = js_sys::Object::new();
-        let text = serde_json::to_string(&r)
-            .map_err(|e| JsError::new(&format!("cannot write the search report: {e}")))?;
-        let set = |k: &str, v: &JsValue| js_sys::Reflect::set(&out, &JsValue::from_str(k), v);
-        set("report", &JsValue::from_str(&text))
-            .map_err(|_| JsError::new("cannot build the search result"))?;
-        if let Some(t) = tree {
-            let bin = t.to_binary();
-            drop(t);
-            set("tree", &js_sys::Uint8Array::from(&bin[..]).into())
-                .map_err(|_| JsError::new("cannot build the search result"))?;
-        }
-        Ok(out)
+        binary_result(&r, tree)
     }
 
     /// The search behind [`Engine::search`] and [`Engine::search_binary`]: `progress` is called
@@ -303,6 +294,37 @@ impl Engine {
         self.session.search(&cfg, hooks).map_err(err)
     }
 
+    /// Starts a parallel search of the current position over `workers` Web Workers that share no
+    /// memory (root splitting: see `src/search/engine/split.rs`), with the options of
+    /// [`Engine::search`]. Returns `undefined` when those options ask for a search that runs as
+    /// one (not alpha-beta or minimax, a randomness quotient, an exact endgame...): the caller then
+    /// searches with [`Engine::search_binary`].
+    #[wasm_bindgen(js_name = splitStart)]
+    pub fn split_start(
+        &self,
+        options_json: &str,
+        workers: u32,
+    ) -> Result<Option<SplitSearch>, JsError> {
+        let cfg = SearchConfig::from_json(options_json).map_err(err)?;
+        let run = self.session.split_start(&cfg, workers).map_err(err)?;
+        Ok(run.map(|run| SplitSearch { run }))
+    }
+
+    /// Runs one job of a parallel search (`job`: `{id, move, depth, lo, hi, null_window, time_ms,
+    /// node_budget}` as [`SplitSearch::next`] gives it) from the current position with the
+    /// search's options. Returns the job's report as a JSON string (`{id, value, complete,
+    /// settled, nodes, leaves, tt_hits, pv, tree?}`, the tree a compact document). This engine's
+    /// transposition table is kept for its next job.
+    #[wasm_bindgen(js_name = searchMove)]
+    pub fn search_move(&self, options_json: &str, job: JsValue) -> Result<String, JsError> {
+        let cfg = SearchConfig::from_json(options_json).map_err(err)?;
+        let job: JobSpec = serde_wasm_bindgen::from_value(job)
+            .map_err(|e| JsError::new(&format!("a job of a parallel search was expected: {e}")))?;
+        let r = self.session.search_move(&cfg, &job).map_err(err)?;
+        serde_json::to_string(&r)
+            .map_err(|e| JsError::new(&format!("cannot write the job's report: {e}")))
+    }
+
     /// Perft from the current position (leaf count to `depth` plies) with the game's convention.
     pub fn perft(&self, depth: u32) -> f64 {
         self.session.perft(depth) as f64
@@ -313,6 +335,69 @@ impl Engine {
     pub fn debug_panic(&self) {
         panic!("debugPanic was called: the engine stops here on purpose");
     }
+}
+
+/// A parallel search in progress, held by the coordinating worker: it hands out jobs (one root
+/// move each) to the search workers and joins their reports (see `www/worker.js`).
+#[wasm_bindgen]
+pub struct SplitSearch {
+    run: Box<dyn SplitRun>,
+}
+
+#[wasm_bindgen]
+impl SplitSearch {
+    /// The next job for an idle worker, `{id, move, depth, lo, hi, null_window, time_ms,
+    /// node_budget}` (`lo`/`hi` null for an open end), or `null` when there is none now.
+    pub fn next(&mut self) -> Result<JsValue, JsError> {
+        match self.run.next_job() {
+            Some(job) => to_js(&job),
+            None => Ok(JsValue::NULL),
+        }
+    }
+
+    /// Takes the report (a JSON string from [`Engine::search_move`]) of a job worker `worker`
+    /// ran. A report of an unknown job, or that does not read, is refused with the reason.
+    pub fn done(&mut self, worker: u32, report_json: &str) -> Result<(), JsError> {
+        let r: JobReport = serde_json::from_str(report_json)
+            .map_err(|e| JsError::new(&format!("a job's report was expected: {e}")))?;
+        self.run.done(worker, r).map_err(err)
+    }
+
+    /// Whether the search is over (no job to hand out, none running that still counts).
+    pub fn over(&self) -> bool {
+        self.run.over()
+    }
+
+    /// The search's progress, as [`Engine::search`] reports it.
+    pub fn progress(&self) -> Result<JsValue, JsError> {
+        to_js(&self.run.progress())
+    }
+
+    /// The search's result as [`Engine::search_binary`] gives it: `{report, tree}` (the tree,
+    /// when recorded, joins every root move's subtree; its statistics name each worker's root
+    /// moves).
+    pub fn finish(&self) -> Result<js_sys::Object, JsError> {
+        let mut r = self.run.finish().map_err(err)?;
+        let tree = r.tree.take();
+        binary_result(&r, tree)
+    }
+}
+
+/// `{report, tree}`: the report as a JSON string without its tree, the tree in binary form.
+fn binary_result(r: &SearchReport, tree: Option<Tree>) -> Result<js_sys::Object, JsError> {
+    let out = js_sys::Object::new();
+    let text = serde_json::to_string(r)
+        .map_err(|e| JsError::new(&format!("cannot write the search report: {e}")))?;
+    let set = |k: &str, v: &JsValue| js_sys::Reflect::set(&out, &JsValue::from_str(k), v);
+    set("report", &JsValue::from_str(&text))
+        .map_err(|_| JsError::new("cannot build the search result"))?;
+    if let Some(t) = tree {
+        let bin = t.to_binary();
+        drop(t);
+        set("tree", &js_sys::Uint8Array::from(&bin[..]).into())
+            .map_err(|_| JsError::new("cannot build the search result"))?;
+    }
+    Ok(out)
 }
 
 /// The variant editor's click: the id of variant `game_id` changed at cell (`x`, `y`) of its

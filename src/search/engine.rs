@@ -21,6 +21,12 @@ use std::hash::{Hash, Hasher};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 mod smp;
+mod split;
+
+pub use split::{
+    search_move, split_result, split_root_moves, MoveSearch, SplitJob, SplitOutcome, SplitPayload,
+    SplitPlan, SplitRoot,
+};
 
 /// Late-move reductions: moves from this place in the order on (0 is the first) may be reduced.
 const LMR_FIRST: usize = 3;

@@ -17,5 +17,8 @@ pub use config::{
     Algorithm, Playout, Progress, RootMove, SearchConfig, SearchResult, DEFAULT_EXACT_ENDGAME,
     MAX_THREADS, MCTS_DEFAULT_ITERATIONS,
 };
-pub use engine::{search, Completed, Hooks};
+pub use engine::{
+    search, search_move, split_result, split_root_moves, Completed, Hooks, MoveSearch, SplitJob,
+    SplitOutcome, SplitPayload, SplitPlan, SplitRoot,
+};
 pub use mcts::{expected_score_text, mcts_value_text};

@@ -3,6 +3,9 @@
 //! the board view of each state, runs searches and returns their tree documents.
 
 mod exact;
+mod split;
+
+pub use split::{JobReport, JobSpec, SplitRun};
 
 pub use exact::SOLVER_TIME_SHARE;
 
@@ -10,7 +13,7 @@ use crate::core::{
     view_of, BoardView, Coord, Error, Evaluator, Outcome, PerftBudget, Rng, Turn, ValueText,
 };
 use crate::games::{with_game, GameInfo, GameVisitor, Playable};
-use crate::search::{mcts_value_text, search, Algorithm, Hooks, SearchConfig};
+use crate::search::{mcts_value_text, search, Algorithm, Hooks, SearchConfig, SearchResult};
 use crate::tree::{Stats, Tree};
 use serde::Serialize;
 
@@ -103,12 +106,103 @@ pub trait AnySession: Send {
     fn outcome(&self) -> Option<String>;
     /// Searches the current position.
     fn search(&self, cfg: &SearchConfig, hooks: Hooks<'_>) -> Result<SearchReport, Error>;
+    /// Starts a split search of the current position for `workers` workers that share no memory
+    /// (see `src/session/split.rs`); `None` when `cfg` asks for a search that runs as one
+    /// (not alpha-beta or minimax, a randomness quotient, an exact endgame, one player).
+    fn split_start(
+        &self,
+        cfg: &SearchConfig,
+        workers: u32,
+    ) -> Result<Option<Box<dyn SplitRun>>, Error>;
+    /// Runs one job of a split search from the current position (a worker's side).
+    fn search_move(&self, cfg: &SearchConfig, job: &JobSpec) -> Result<JobReport, Error>;
     /// Perft from the current position with the game's convention.
     fn perft(&self, depth: u32) -> u64;
     /// Perft within a budget (stop flag, deadline, leaves): `None` when the budget ran out first.
     fn perft_within(&self, depth: u32, budget: &mut PerftBudget<'_>) -> Option<u64>;
     /// The names of the evaluators on offer, the default first.
     fn evaluators(&self) -> Vec<String>;
+}
+
+/// The report of search result `r` at `pos` (values in words for `viewer`, the player to move).
+fn report_of<G: Playable>(
+    pos: &G,
+    eval: &G::Eval,
+    cfg: &SearchConfig,
+    r: SearchResult<G::Move>,
+    viewer: String,
+) -> Result<SearchReport, Error> {
+    // Two-player MCTS values are expected scores (0 to 1), not evaluations.
+    let scores = cfg.algorithm == Algorithm::Mcts && pos.num_players() == 2;
+    // (`exact`: the solver proved the value: "proven win".)
+    let describe = |v: f64, exact: bool| {
+        if scores {
+            ValueText {
+                text: mcts_value_text(v, exact),
+                amount: None,
+                decided: None,
+                margin: None,
+            }
+        } else {
+            eval.describe(v)
+        }
+    };
+    let mv = r
+        .best
+        .ok_or_else(|| Error::NotNow("no move to play".into()))?;
+    // The game's own words for a move's value, where it has them (Threes: expected score).
+    let worded = |m: G::Move, v: f64, exact: bool| {
+        let searched = describe(v, exact);
+        pos.outlook(m, &searched).unwrap_or(searched)
+    };
+    let mut tree = r.tree;
+    let searched = describe(
+        r.value,
+        r.root_moves
+            .get(r.rank.saturating_sub(1))
+            .is_some_and(|m| m.exact),
+    );
+    // The tree's chosen move says the same words as the report when the game has its own.
+    let value_text = match pos.outlook(mv, &searched) {
+        Some(own) => {
+            if let Some(chosen) = tree.as_mut().and_then(|t| t.head.chosen.as_mut()) {
+                if chosen.value_text.is_some() {
+                    chosen.value_text = Some(own.text.clone());
+                }
+            }
+            own
+        }
+        None => searched,
+    };
+    let mut pv = Vec::new();
+    let mut p = pos.clone();
+    for &m in &r.pv {
+        pv.push(p.format_move(m));
+        if p.play(m).is_err() {
+            break;
+        }
+    }
+    Ok(SearchReport {
+        mv: pos.format_move(mv),
+        value: r.value,
+        value_text,
+        viewer,
+        pv,
+        rank: r.rank,
+        reason: r.reason.to_string(),
+        root_moves: r
+            .root_moves
+            .iter()
+            .map(|rm| RootMoveReport {
+                text: pos.format_move(rm.mv),
+                value: rm.value,
+                exact: rm.exact,
+                value_text: worded(rm.mv, rm.value, rm.exact),
+            })
+            .collect(),
+        stats: r.stats,
+        tree,
+    })
 }
 
 /// A game in progress for game type `G`: the position, its history for undo and redo, and the RNG
@@ -334,77 +428,23 @@ impl<G: Playable> AnySession for Match<G> {
             }
         };
         let r = search(&self.pos, &eval, cfg, hooks)?;
-        // Two-player MCTS values are expected scores (0 to 1), not evaluations.
-        let scores = cfg.algorithm == Algorithm::Mcts && self.pos.num_players() == 2;
-        // (`exact`: the solver proved the value: "proven win".)
-        let describe = |v: f64, exact: bool| {
-            if scores {
-                ValueText {
-                    text: mcts_value_text(v, exact),
-                    amount: None,
-                    decided: None,
-                    margin: None,
-                }
-            } else {
-                eval.describe(v)
-            }
-        };
-        let mv = r
-            .best
-            .ok_or_else(|| Error::NotNow("no move to play".into()))?;
-        // The game's own words for a move's value, where it has them (Threes: expected score).
-        let worded = |m: G::Move, v: f64, exact: bool| {
-            let searched = describe(v, exact);
-            self.pos.outlook(m, &searched).unwrap_or(searched)
-        };
-        let mut tree = r.tree;
-        let searched = describe(
-            r.value,
-            r.root_moves
-                .get(r.rank.saturating_sub(1))
-                .is_some_and(|m| m.exact),
-        );
-        // The tree's chosen move says the same words as the report when the game has its own.
-        let value_text = match self.pos.outlook(mv, &searched) {
-            Some(own) => {
-                if let Some(chosen) = tree.as_mut().and_then(|t| t.head.chosen.as_mut()) {
-                    if chosen.value_text.is_some() {
-                        chosen.value_text = Some(own.text.clone());
-                    }
-                }
-                own
-            }
-            None => searched,
-        };
-        let mut pv = Vec::new();
-        let mut p = self.pos.clone();
-        for &m in &r.pv {
-            pv.push(p.format_move(m));
-            if p.play(m).is_err() {
-                break;
-            }
+        report_of(&self.pos, &eval, cfg, r, self.to_move())
+    }
+
+    fn split_start(
+        &self,
+        cfg: &SearchConfig,
+        workers: u32,
+    ) -> Result<Option<Box<dyn SplitRun>>, Error> {
+        cfg.validate()?;
+        if !split::applies(&self.pos, cfg) {
+            return Ok(None);
         }
-        Ok(SearchReport {
-            mv: self.pos.format_move(mv),
-            value: r.value,
-            value_text,
-            viewer: self.to_move(),
-            pv,
-            rank: r.rank,
-            reason: r.reason.to_string(),
-            root_moves: r
-                .root_moves
-                .iter()
-                .map(|rm| RootMoveReport {
-                    text: self.pos.format_move(rm.mv),
-                    value: rm.value,
-                    exact: rm.exact,
-                    value_text: worded(rm.mv, rm.value, rm.exact),
-                })
-                .collect(),
-            stats: r.stats,
-            tree,
-        })
+        split::start(&self.pos, cfg, workers, self.to_move()).map(Some)
+    }
+
+    fn search_move(&self, cfg: &SearchConfig, job: &JobSpec) -> Result<JobReport, Error> {
+        split::run_job(&self.pos, cfg, job)
     }
 
     fn perft(&self, depth: u32) -> u64 {

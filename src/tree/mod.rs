@@ -10,6 +10,7 @@ mod arena;
 mod binary;
 mod compact;
 mod document;
+mod graft;
 mod model;
 mod stage;
 
@@ -20,5 +21,6 @@ pub use document::{
     Bound, Chosen, Cutoff, Node, NodeKind, Stats, TreeDocument, WorkerStats, FORMAT_NAME,
     FORMAT_VERSION,
 };
+pub use graft::graft;
 pub use model::{Bd, Header, Note, PruneReason, Tree, TreeLayout, TreeNode, NONE};
 pub use stage::{Layout, Stage, EVAL_IS_PRESCORE, LAZY, NO_STAGE};

@@ -134,6 +134,7 @@ fn helper<G: Game, E: Evaluator<G>>(
         depth_reached: completed,
         tt_hits: s.tt_hits,
         tt_hits_other: s.tt_hits_other,
+        root_moves: Vec::new(),
     }
 }
 
@@ -150,6 +151,7 @@ pub(super) fn workers<G: Game, E: Evaluator<G>, R: Recorder<G::Move>>(
         depth_reached,
         tt_hits: s.tt_hits,
         tt_hits_other: s.tt_hits_other,
+        root_moves: Vec::new(),
     }];
     all.extend(helpers);
     all
