@@ -228,6 +228,7 @@ fn bad_jobs_are_refused() {
         null_window: false,
         time_ms: None,
         node_budget: None,
+        search: 1,
     };
     assert!(
         s.search_move(&cfg, &job("a1", 3)).is_err(),

@@ -1,7 +1,7 @@
 // Plyscope's game page: wires the modules in www/app/ (settings, the game flow, the board, status,
 // players, moves, input, hints, the tree panel) and the per-game panels in www/games/, and starts.
 // Every text that comes from the engine or the user goes through textContent, never innerHTML.
-import { settings, SPEEDS, loadSettings, firstVisit } from './app/settings.js';
+import { settings, SPEEDS, MAX_WORKERS, loadSettings, firstVisit } from './app/settings.js';
 import * as flow from './app/flow.js';
 import { state, client, gameEntry } from './app/flow.js';
 import { board, view, renderBoard, resetBoard, clearSelection, updateBoardDecor, cellCenterOf, setCandidates, candidateMarks, restoreCandidates, showMarks } from './app/board.js';
@@ -142,6 +142,12 @@ el.speed.addEventListener('change', () => {
   settings.speed = el.speed.value;
   flow.save();
 });
+const threadsSelect = $('ai-threads');
+for (let n = 1; n <= MAX_WORKERS; n++) threadsSelect.append(new Option(String(n), String(n)));
+threadsSelect.addEventListener('change', () => {
+  settings.threads = Number(threadsSelect.value);
+  flow.save();
+});
 const marksToggle = $('show-marks');
 marksToggle.addEventListener('change', () => {
   settings.marks = marksToggle.checked;
@@ -175,6 +181,7 @@ function fillGamePicker() {
 async function start() {
   const record = loadSettings();
   el.speed.value = settings.speed;
+  threadsSelect.value = String(settings.threads);
   marksToggle.checked = settings.marks;
   showMarks(settings.marks);
   renderPlayers();

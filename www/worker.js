@@ -115,7 +115,15 @@ const ops = {
   },
   // The tree travels in its binary form (www/tree/binary.js): the report's `tree` is the
   // document's header with `packed`, an ArrayBuffer moved to the page, not copied.
+  // `threads` above 1 asks for a parallel search over that many search workers (see
+  // splitSearch); the options the engine gets have no `threads` (one thread per worker).
   search(options, id, live) {
+    const { threads = 1, ...opts } = options || {};
+    options = opts;
+    if (Number.isInteger(threads) && threads > 1) {
+      const plan = need().splitStart(JSON.stringify(options), Math.min(threads, MAX_WORKERS));
+      if (plan) return splitSearch(plan, options, threads, id);
+    }
     const r = need().searchBinary(
       JSON.stringify(options),
       (p) => postMessage({ id, progress: p }),
@@ -158,6 +166,17 @@ const ops = {
   variantEdit: (game, x, y) => wasm.variantEdit(game, x, y),
   variantCheck: (game) => wasm.variantCheck(game),
   variantRandom: (game, seed) => wasm.randomVariant(game, seed >>> 0),
+  // A search worker's job (this worker as one of a parallel search's pool): root move `job.move`
+  // of `position` searched as the job says, by an engine kept for the next job (its table too).
+  searchMove(game, position, options, job) {
+    if (!engine || engine.gameId() !== game) {
+      const next = new wasm.Engine(game);
+      if (engine) engine.free();
+      engine = next;
+    }
+    if (engine.position() !== position) engine.setPosition(position);
+    return engine.searchMove(options, job);
+  },
   panic: () => need().debugPanic(),
   // Answers once the lock is held; the lock is let go only when the worker ends.
   hold: (name) =>
@@ -175,6 +194,138 @@ const ops = {
     }),
 };
 
+// A parallel search without shared memory (WebAssembly threads need a shared-memory build this
+// project does not make: docs/engine-options.md). This worker coordinates and never searches: it
+// asks the engine's plan (src/search/engine/split.rs) for jobs, one root move of one depth each,
+// hands them to a pool of search workers (this same script, each with its own engine and table,
+// kept across searches), and gives each report back to the plan, which joins the result and the
+// tree. Progress is posted every 50 ms meanwhile. Cancelling terminates this worker, and the
+// search workers it started end with it.
+
+/** The most search workers a search uses. */
+const MAX_WORKERS = 8;
+/** The search workers, started on first use: `{w, busy, pending, next}`. */
+const pool = [];
+/** The running parallel search's pump: a search worker freed by a job of an earlier search (its
+ * result no longer counts) calls it, so that it gets work. */
+let currentPump = null;
+
+function startSearchWorker() {
+  const slot = { w: new Worker(new URL(self.location.href), { type: 'module' }), busy: false, pending: new Map(), next: 0 };
+  slot.w.onmessage = (ev) => {
+    const p = slot.pending.get(ev.data && ev.data.id);
+    if (!p) return;
+    slot.pending.delete(ev.data.id);
+    if ('ok' in ev.data) p.resolve(ev.data.ok);
+    else p.reject(Object.assign(new Error(ev.data.err), { fatal: !!ev.data.fatal }));
+  };
+  slot.w.onerror = (ev) => {
+    ev.preventDefault();
+    const err = Object.assign(new Error(`a search worker failed (${ev.message || 'worker error'})`), { fatal: true });
+    for (const p of slot.pending.values()) p.reject(err);
+    slot.pending.clear();
+  };
+  return slot;
+}
+
+function callSlot(slot, op, args) {
+  return new Promise((resolve, reject) => {
+    const id = ++slot.next;
+    slot.pending.set(id, { resolve, reject });
+    slot.w.postMessage({ id, op, args });
+  });
+}
+
+/** Runs `plan` (a SplitSearch) over `threads` search workers; resolves like the `search` op. */
+function splitSearch(plan, options, threads, id) {
+  while (pool.length < threads) pool.push(startSearchWorker());
+  const slots = pool.slice(0, threads);
+  const game = engine.gameId();
+  const position = engine.position();
+  const text = JSON.stringify(options);
+  return new Promise((resolve, reject) => {
+    let closed = false;
+    const timer = setInterval(() => {
+      if (!closed) postMessage({ id, progress: plan.progress() });
+    }, 50);
+    const close = () => {
+      closed = true;
+      clearInterval(timer);
+      if (currentPump === pump) currentPump = null;
+    };
+    const fail = (e) => {
+      if (closed) return;
+      close();
+      plan.free();
+      reject(e);
+    };
+    const finish = () => {
+      close();
+      try {
+        // The joined tree is built next, silently: this report is not steady.
+        postMessage({ id, progress: { ...plan.progress(), steady: false } });
+        const r = plan.finish();
+        plan.free();
+        const report = JSON.parse(r.report);
+        if (!r.tree) {
+          resolve(report);
+          return;
+        }
+        report.tree = packedDoc(r.tree);
+        resolve(withTransfer(report, [report.tree.packed]));
+      } catch (e) {
+        reject(e);
+      }
+    };
+    const pump = () => {
+      if (closed) return;
+      try {
+        if (plan.over()) {
+          finish();
+          return;
+        }
+        slots.forEach((slot, worker) => {
+          if (slot.busy) return;
+          const job = plan.next();
+          if (!job) return;
+          slot.busy = true;
+          callSlot(slot, 'searchMove', [game, position, text, job]).then(
+            (reportText) => {
+              slot.busy = false;
+              if (closed) {
+                currentPump?.();
+                return;
+              }
+              try {
+                plan.done(worker, reportText);
+              } catch (e) {
+                fail(e);
+                return;
+              }
+              pump();
+            },
+            (e) => {
+              slot.busy = false;
+              if (closed) currentPump?.();
+              if (e.fatal) {
+                // Its engine cannot be trusted any more: a fresh one next time.
+                slot.w.terminate();
+                pool.splice(pool.indexOf(slot), 1);
+              }
+              fail(e);
+            },
+          );
+        });
+        if (!slots.some((s) => s.busy) && !plan.over()) fail(new Error('the parallel search has no job to run'));
+      } catch (e) {
+        fail(e);
+      }
+    };
+    currentPump = pump;
+    pump();
+  });
+}
+
 onmessage = async (ev) => {
   if (ev.data && ev.data.ping) {
     postMessage({ pong: true });
@@ -185,7 +336,7 @@ onmessage = async (ev) => {
     if (op !== 'hold') await ready;
     const fn = ops[op];
     if (!fn) throw new Error(`unknown operation ${op}`);
-    const ok = op === 'search' ? fn(args[0], id, args[1]) : await fn(...args);
+    const ok = op === 'search' ? await fn(args[0], id, args[1]) : await fn(...args);
     if (ok && typeof ok === 'object' && ok[TRANSFER]) postMessage({ id, ok: ok.value }, ok[TRANSFER]);
     else postMessage({ id, ok });
   } catch (e) {

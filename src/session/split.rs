@@ -33,6 +33,10 @@ pub struct JobSpec {
     pub time_ms: Option<u64>,
     /// Nodes left of the search's node budget.
     pub node_budget: Option<u64>,
+    /// The search's number: a worker keeps its transposition table between jobs of the same
+    /// search, and starts a new search's first job with an empty one.
+    #[serde(default)]
+    pub search: u64,
 }
 
 /// What a worker found for a [`JobSpec`].
@@ -132,6 +136,7 @@ impl<G: Playable> SplitRun for Split<G> {
             null_window: j.null_window,
             time_ms: j.time_ms,
             node_budget: j.node_budget,
+            search: j.search,
         })
     }
 
@@ -194,6 +199,11 @@ impl<G: Playable> SplitRun for Split<G> {
     }
 }
 
+thread_local! {
+    /// The search of the last job this thread ran (see [`JobSpec::search`]).
+    static LAST_SEARCH: std::cell::Cell<u64> = const { std::cell::Cell::new(u64::MAX) };
+}
+
 /// Runs a job at `pos` (a worker's side of a split search).
 pub(super) fn run_job<G: Playable>(
     pos: &G,
@@ -209,7 +219,18 @@ pub(super) fn run_job<G: Playable>(
     };
     let lo = job.lo.unwrap_or(f64::NEG_INFINITY);
     let hi = job.hi.unwrap_or(f64::INFINITY);
-    let r = search_move(pos, &eval, &cfg, mv, job.depth, lo, hi, job.null_window)?;
+    let keep = LAST_SEARCH.with(|last| last.replace(job.search) == job.search);
+    let r = search_move(
+        pos,
+        &eval,
+        &cfg,
+        mv,
+        job.depth,
+        lo,
+        hi,
+        job.null_window,
+        keep,
+    )?;
     let mut pv = Vec::with_capacity(r.pv.len());
     let mut p = pos.clone();
     for &m in &r.pv {

@@ -4,7 +4,7 @@
 // endgame reads as a disc margin, solved exactly. Screenshots: target/screenshots/values-*.png.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useBrowser, openApp as openAppPage, pickGame, PHONE, shot, settle, setLevel, setKnob, setPosition } from './harness.mjs';
+import { useBrowser, openApp as openAppPage, pickGame, PHONE, shot, settle, setLevel, setKnob, setPosition, fixDepth, clickMove } from './harness.mjs';
 
 const env = useBrowser();
 const WIDE = { width: 1400, height: 900 };
@@ -177,3 +177,52 @@ for (const viewport of [WIDE, PHONE]) {
     await context.close();
   });
 }
+
+test('with 2 search workers the AI finds the value of 1 worker, and the tree says which worker searched each root move', async () => {
+  const { context, page, errors } = await openAppPage(env, WIDE);
+  await pickGame(page, 'reversi');
+  await setLevel(page, 0, 'human');
+  await setLevel(page, 1, 'alphabeta');
+  await fixDepth(page, 1, 5);
+  // Without late-move reductions a depth's value does not depend on what each worker searched
+  // before (its killers and history only order moves): the two searches must agree exactly.
+  await page.click('[data-testid=side-1-techniques] summary');
+  await page.uncheck('[data-testid=side-1-tech-lmr]');
+  const aiReply = async (workers) => {
+    await page.selectOption('[data-testid=ai-threads]', String(workers));
+    await page.click('[data-testid=new-game]');
+    await page.waitForFunction(() => window.plyscope.state.history.length === 0 && !window.plyscope.thinking);
+    await clickMove(page, 'd3');
+    await page.waitForFunction(() => window.plyscope.state.history.length === 2 && !window.plyscope.thinking, null, { timeout: 60000 });
+    await page.evaluate(() => window.plyscope.explorer?.whenLaidOut?.());
+    return page.evaluate(() => {
+      const m = window.plyscope.explorer.model();
+      return { value: m.root.value, workers: m.workers ?? null, kids: m.root.children.map((c) => ({ id: c.id, move: c.label })) };
+    });
+  };
+  const one = await aiReply(1);
+  assert.equal(one.workers, null, 'one worker: a single search, no worker list');
+  const two = await aiReply(2);
+  assert.equal(two.value, one.value, 'the same value with 2 workers as with 1');
+  assert.equal(two.workers.length, 2);
+  assert.ok(two.workers.every((w) => w.nodes > 0), `both workers searched: ${JSON.stringify(two.workers)}`);
+  // Every root move is named by exactly one worker.
+  const named = two.workers.flatMap((w) => w.moves);
+  assert.deepEqual([...named].sort(), two.kids.map((k) => k.move).sort());
+  // The tooltip of a root child says which worker searched it.
+  await settle(page);
+  const kid = two.kids[0];
+  await page.locator('[data-testid=tree-view]').scrollIntoViewIfNeeded();
+  const box = await page.evaluate((id) => window.plyscope.explorer.nodeBox(id), kid.id);
+  assert.ok(box, `${kid.move} is shown`);
+  await page.mouse.move(box.x + 5, box.y + 3);
+  await page.waitForSelector('[data-testid=tree-tooltip]:not([hidden])', { timeout: 5000 });
+  const tip = await page.evaluate(() => document.querySelector('[data-testid=tree-tooltip]').innerText);
+  const owner = two.workers.find((w) => w.moves.includes(kid.move));
+  assert.match(tip, new RegExp(`searched by\\s+worker ${owner.worker + 1} of 2`), tip);
+  await shot(page, 'values-workers-tooltip-1400');
+  // The setting is kept with the others.
+  assert.equal(await page.evaluate(() => JSON.parse(localStorage.getItem('plyscope.app.v1')).settings.threads), 2);
+  assert.deepEqual(errors, []);
+  await context.close();
+});

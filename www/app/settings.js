@@ -24,6 +24,16 @@ export const SPEEDS = [
 ];
 
 
+/** The most search workers the page offers. */
+export const MAX_WORKERS = 8;
+
+/** The search workers a first visit uses: the cores the browser reports less one (the page's
+ * own), from 1 to [`MAX_WORKERS`]. 1 is the single engine worker of every search. */
+export function defaultWorkers() {
+  const cores = typeof navigator !== 'undefined' && Number.isInteger(navigator.hardwareConcurrency) ? navigator.hardwareConcurrency : 2;
+  return Math.min(MAX_WORKERS, Math.max(1, cores - 1));
+}
+
 /** The search settings a game starts with when the engine's catalogue gives none: deep, but
  * bounded by a few seconds a move. Each game's own come from the catalogue (`ai`). */
 export const DEFAULT_DEPTH = 12;
@@ -83,6 +93,9 @@ export const settings = {
   // Whether the AI's candidate moves are marked on the board (after an AI move, a hint, and
   // while it thinks).
   marks: true,
+  // How many Web Workers an alpha-beta or minimax search uses (1: the engine's worker alone;
+  // more: a parallel search that splits each depth's root moves between them).
+  threads: defaultWorkers(),
 };
 
 /**
@@ -167,6 +180,7 @@ export function loadSettings() {
       settings.paused = !!st.paused;
       if (SPEEDS.some((x) => x.id === st.speed)) settings.speed = st.speed;
       if (typeof st.marks === 'boolean') settings.marks = st.marks;
+      if (Number.isInteger(st.threads) && st.threads >= 1 && st.threads <= MAX_WORKERS) settings.threads = st.threads;
     }
     return saved.record || null;
   } catch {
@@ -190,6 +204,7 @@ export function searchOptions(side, entry) {
       };
     case 'hard': {
       const h = { ...o, algorithm: 'minimax', depth: side.depth, iterative_deepening: true };
+      if (settings.threads > 1) h.threads = settings.threads;
       if (side.time > 0) h.time_ms = side.time;
       return h;
     }
@@ -206,6 +221,7 @@ export function searchOptions(side, entry) {
       const a = { ...o, algorithm, depth: side.depth, iterative_deepening: true };
       if (side.time > 0) a.time_ms = side.time;
       if (algorithm === 'alphabeta') {
+        if (settings.threads > 1) a.threads = settings.threads;
         const tech = side.tech || defaultTech();
         for (const t of TECHNIQUES) a[t.key] = t.value ? t.value(tech[t.id] !== false) : tech[t.id] !== false;
       }

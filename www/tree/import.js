@@ -575,6 +575,21 @@ function convertNative(doc, budget) {
 }
 
 /**
+ * A parallel search's workers, from `stats.workers`: `[{worker, nodes, depth, moves}]` (numbers or
+ * null; `moves` the root moves the worker decided, as safe texts), or null when there are none.
+ */
+function workersOf(stats) {
+  if (!isObj(stats) || !Array.isArray(stats.workers)) return null;
+  const out = [];
+  for (const w of stats.workers.slice(0, 64)) {
+    if (!isObj(w)) continue;
+    const moves = Array.isArray(w.root_moves) ? w.root_moves.slice(0, 4096).filter((m) => typeof m === 'string').map(show) : [];
+    out.push({ worker: num(w.worker), nodes: num(w.nodes), depth: num(w.depth_reached), moves });
+  }
+  return out;
+}
+
+/**
  * The header of a plyscope-tree document (any version, or the binary form's): `{ format, meta,
  * settings, stats, chosen }`, every foreign value made safe to show. Throws TreeFormatError.
  */
@@ -593,6 +608,7 @@ export function nativeHeader(doc) {
     // How the values read (checked when used: format.js valueScale); absent in foreign documents.
     values: isObj(doc.values) ? plainValues(doc.values) : null,
     stats: doc.stats ? Object.fromEntries(entriesOf(doc.stats)) : null,
+    workers: workersOf(doc.stats),
     chosen: doc.chosen ? { move: doc.chosen.move == null ? null : show(doc.chosen.move), rank: num(doc.chosen.rank), reason: doc.chosen.reason == null ? null : show(doc.chosen.reason) } : null,
   };
 }

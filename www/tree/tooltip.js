@@ -34,6 +34,15 @@ export const tooltipMethods = {
     t.style.transform = `translate(${Math.round(x)}px, ${Math.round(y)}px)`;
   },
 
+  /** For a root child of a parallel search, which worker decided it ("worker 2 of 3"), from the
+   * run's statistics (each worker lists its root moves); null otherwise. */
+  rootMoveWorker(n) {
+    const workers = this.model?.workers;
+    if (!n.parent || n.parent.parent || !Array.isArray(workers) || n.label === null) return null;
+    const w = workers.find((x) => x.moves.includes(n.label));
+    return w && w.worker !== null ? `worker ${w.worker + 1} of ${workers.length} (parallel search)` : null;
+  },
+
   /** Keyboard users get the tooltip of the focused node, beside it. */
   tooltipForFocus() {
     const it = this.focusItem();
@@ -93,8 +102,14 @@ export const tooltipMethods = {
         add('depth_reached', 'depth reached');
         add('truncated', 'truncated', (v) => (v ? 'yes (node cap)' : 'no'));
         add('solver_nodes', 'exact solver', (v) => `${Number(v).toLocaleString('en')} positions: solved to the end of the game, every value a final result`);
+        // A parallel search: one row per worker (threads natively; search workers in the page,
+        // with the root moves each decided).
+        for (const w of model.workers ?? []) {
+          const moves = w.moves.length ? `; root moves ${w.moves.slice(0, 20).join(' ')}${w.moves.length > 20 ? ' …' : ''}` : '';
+          statRows.push([`worker ${w.worker === null ? '?' : w.worker + 1}`, `${(w.nodes ?? 0).toLocaleString('en')} nodes, depth ${w.depth ?? '?'}${moves}`]);
+        }
         for (const [k, v] of Object.entries(s)) {
-          if (!['nodes', 'leaves', 'time_ms', 'prune_events', 'pruned_nodes', 'tt_hits', 'depth_reached', 'truncated', 'solver_nodes'].includes(k)) statRows.push([k, typeof v === 'object' ? JSON.stringify(v) : String(v)]);
+          if (!['nodes', 'leaves', 'time_ms', 'prune_events', 'pruned_nodes', 'tt_hits', 'depth_reached', 'truncated', 'solver_nodes', 'workers'].includes(k)) statRows.push([k, typeof v === 'object' ? JSON.stringify(v) : String(v)]);
         }
         t.append(el('div', { class: 'ps-tt-sub', text: 'Run statistics' }));
         this.appendRows(t, statRows, true);
@@ -145,6 +160,8 @@ export const tooltipMethods = {
       if (n.prior !== null) row('prior', percent(n.prior));
       if (n.uct !== null) row(n.prior !== null ? 'PUCT score' : 'UCT score', plainNumber(n.uct));
       if (n.tt) row('TT', 'answered from the transposition table (cut by the hash table)');
+      const by = this.rootMoveWorker(n);
+      if (by) row('searched by', by);
       for (const [label, text] of noteRows(n.note)) row(label, text);
       this.compareRows(n, row);
       if (n.best) row('best line', this.isPv(n) ? 'yes' : 'best among its siblings');

@@ -51,6 +51,8 @@ pub struct SplitJob {
     pub time_ms: Option<u64>,
     /// Nodes left of the search's node budget, if it has one.
     pub node_budget: Option<u64>,
+    /// The search's number (a worker keeps its table between jobs of the same search only).
+    pub search: u64,
 }
 
 /// What a job found.
@@ -140,6 +142,7 @@ pub struct SplitPlan<T> {
     leaves: u64,
     tt_hits: u64,
     workers: Vec<WorkerStats>,
+    search: u64,
 }
 
 impl<T: Clone> SplitPlan<T> {
@@ -182,6 +185,7 @@ impl<T: Clone> SplitPlan<T> {
                     ..WorkerStats::default()
                 })
                 .collect(),
+            search: Rng::entropy_seed() >> 12,
         }
     }
 
@@ -307,6 +311,7 @@ impl<T: Clone> SplitPlan<T> {
             node_budget: self
                 .node_budget
                 .map(|b| b.saturating_sub(self.nodes).max(1)),
+            search: self.search,
         })
     }
 
@@ -464,8 +469,9 @@ pub struct MoveSearch<M> {
 
 /// Searches root move `mv` of `root` as the root loop of an iteration to `depth` would, in the
 /// window `lo..hi` (a null-window job is marked as such in the tree). The transposition table
-/// is this thread's own and is kept for its next job (values are from `root`'s player's view,
-/// the same for every job of a search). Budgets are `cfg`'s.
+/// is this thread's own: with `keep`, the entries of its last job stay (a job of the same search:
+/// values are from `root`'s player's view, the same for every job of a search), otherwise it
+/// starts empty, as a single-threaded search's does. Budgets are `cfg`'s.
 ///
 /// Errors: an invalid configuration, a root where no player is to move, an illegal move.
 pub fn search_move<G: Game, E: Evaluator<G>>(
@@ -477,6 +483,7 @@ pub fn search_move<G: Game, E: Evaluator<G>>(
     lo: f64,
     hi: f64,
     null_window: bool,
+    keep: bool,
 ) -> Result<MoveSearch<G::Move>, Error> {
     let cfg = &SearchConfig {
         threads: 1,
@@ -499,33 +506,11 @@ pub fn search_move<G: Game, E: Evaluator<G>>(
         .map_err(|_| Error::bad_option("move", root.format_move(mv), "a legal move at the root"))?;
     if cfg.record_tree {
         let rec = Arena::take(cfg.node_cap, cfg.tree_max_bytes);
-        move_job(
-            root,
-            &child,
-            eval,
-            cfg,
-            mv,
-            depth,
-            lo,
-            hi,
-            null_window,
-            root_player,
-            rec,
-        )
+        let job = (mv, depth, lo, hi, null_window, keep);
+        move_job(root, &child, eval, cfg, job, root_player, rec)
     } else {
-        move_job(
-            root,
-            &child,
-            eval,
-            cfg,
-            mv,
-            depth,
-            lo,
-            hi,
-            null_window,
-            root_player,
-            NoRecorder,
-        )
+        let job = (mv, depth, lo, hi, null_window, keep);
+        move_job(root, &child, eval, cfg, job, root_player, NoRecorder)
     }
 }
 
@@ -534,17 +519,13 @@ fn move_job<G: Game, E: Evaluator<G>, R: Restart<G>>(
     child: &G,
     eval: &E,
     cfg: &SearchConfig,
-    mv: G::Move,
-    depth: u32,
-    lo: f64,
-    hi: f64,
-    null_window: bool,
+    (mv, depth, lo, hi, null_window, keep): (G::Move, u32, f64, f64, bool, bool),
     root_player: PlayerId,
     rec: R,
 ) -> Result<MoveSearch<G::Move>, Error> {
     let tt = cfg
         .uses_tt()
-        .then(|| Tt::Local(Table::take(cfg.tt_bits, true, root_player)));
+        .then(|| Tt::Local(Table::take(cfg.tt_bits, keep, root_player)));
     let hooks = Hooks::default();
     let mut s = Searcher::new(root, eval, cfg, hooks, root_player, rec, tt, now_ms());
     s.depth = depth;

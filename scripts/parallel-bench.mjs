@@ -1,0 +1,68 @@
+// The page's parallel search, timed in Chromium, run by hand: `node scripts/parallel-bench.mjs [runs]`
+// (build first: scripts/build-wasm.sh). Serves the page (scripts/serve.py), opens headless Chromium
+// (playwright-core, /usr/bin/chromium) and, through the page's own engine bridge (www/engine-client.js),
+// searches fixed positions of Reversi and Ataxx to a fixed depth with 1 search worker (the engine
+// worker alone, as with the Workers setting at 1) and with 2 (a coordinator and two search workers
+// splitting each depth's root moves), runs taken in turn (1, 2, 1, 2, ...). Prints the best
+// (minimum) time of each, which a loaded machine disturbs least, the nodes each searched, the values
+// (they must agree for the table-free check row) and the speed-up, with the load average.
+// WORKERS=4 adds a third column of workers.
+import { loadavg } from 'node:os';
+import { startServer, launch } from '../tests/e2e/harness.mjs';
+
+const RUNS = Number(process.argv[2] || 5);
+const COUNTS = [1, 2, ...(process.env.WORKERS ? [Number(process.env.WORKERS)] : [])];
+const CASES = [
+  // The midgame of `plyscope bench --parallel`, and Ataxx from the start.
+  { game: 'reversi', moves: 'f5 d6 c3 d3 c4 f4 c5 b3 c2 e6 c6 b4', depth: Number(process.env.REVERSI_DEPTH || 11) },
+  { game: 'ataxx', moves: '', depth: Number(process.env.ATAXX_DEPTH || 6) },
+];
+const OPTIONS = { algorithm: 'alphabeta', iterative_deepening: true, exact_endgame: 0, random_ties: false, seed: 1 };
+
+const server = await startServer();
+const browser = await launch();
+const page = await browser.newPage();
+await page.goto(`${server.url}/tree/index.html`);
+const before = loadavg()[0];
+const rows = [];
+for (const c of CASES) {
+  const out = await page.evaluate(
+    async ({ c, runs, counts, options }) => {
+      const { EngineClient } = await import('/engine-client.js');
+      const client = new EngineClient({ url: new URL('/worker.js', location.href) });
+      await client.open(c.game);
+      for (const m of c.moves.split(' ').filter(Boolean)) await client.play(m);
+      const res = Object.fromEntries(counts.map((n) => [n, { ms: [], nodes: 0, value: null, move: null }]));
+      // One search each first, so that every worker has loaded its engine before the clock runs.
+      for (const n of counts) await client.search({ ...options, depth: 2, threads: n });
+      for (let r = 0; r < runs; r++) {
+        for (const n of counts) {
+          const t0 = performance.now();
+          const rep = await client.search({ ...options, depth: c.depth, threads: n });
+          res[n].ms.push(performance.now() - t0);
+          res[n].nodes = rep.stats.nodes;
+          res[n].value = rep.value;
+          res[n].move = rep.move;
+        }
+      }
+      return res;
+    },
+    { c, runs: RUNS, counts: COUNTS, options: OPTIONS },
+  );
+  rows.push({ c, out });
+}
+await browser.close();
+server.stop();
+const after = loadavg()[0];
+console.log(`fixed-depth search in Chromium, best of ${RUNS} runs taken in turn; load average ${before.toFixed(2)} before, ${after.toFixed(2)} after (2 cores)`);
+console.log('game      depth  workers        ms        nodes   value  move   speed-up  nodes/1-worker nodes');
+for (const { c, out } of rows) {
+  const base = Math.min(...out[1].ms);
+  for (const n of COUNTS) {
+    const r = out[n];
+    const ms = Math.min(...r.ms);
+    console.log(
+      `${c.game.padEnd(9)} ${String(c.depth).padStart(5)} ${String(n).padStart(8)} ${ms.toFixed(1).padStart(9)} ${String(r.nodes).padStart(12)} ${String(r.value).padStart(7)}  ${String(r.move).padEnd(5)} ${(base / ms).toFixed(2).padStart(8)}x ${(r.nodes / out[1].nodes).toFixed(2).padStart(8)}x`,
+    );
+  }
+}
