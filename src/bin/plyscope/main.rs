@@ -296,7 +296,11 @@ fn state(args: &[String]) -> Result<(), Usage> {
         .ok_or_else(|| Usage("state needs a game id".into()))?;
     let opts = Opts::parse(&args[1..], &["--json"], &["--position", "--moves"])?;
     let mut s = session_at(game, opts.value("--position"))?;
-    let list: Vec<&str> = opts.value("--moves").unwrap_or("").split_whitespace().collect();
+    let list: Vec<&str> = opts
+        .value("--moves")
+        .unwrap_or("")
+        .split_whitespace()
+        .collect();
     for (i, m) in list.iter().enumerate() {
         if let Some(o) = s.outcome() {
             return Err(Usage(format!(
@@ -332,7 +336,10 @@ fn state(args: &[String]) -> Result<(), Usage> {
     } else {
         outln!("position    {}", s.position_text());
         outln!("to move     {}", s.to_move());
-        outln!("outcome     {}", outcome.as_deref().unwrap_or("(game in progress)"));
+        outln!(
+            "outcome     {}",
+            outcome.as_deref().unwrap_or("(game in progress)")
+        );
         outln!("legal       {} {}", legal.len(), legal.join(" "));
         outln!("moves       {}", s.history().join(" "));
     }
