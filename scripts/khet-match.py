@@ -188,7 +188,7 @@ def play_game(setup, start, plyscope_silver, ms, max_plies, stats, peer):
         except ValueError as e:
             if ours:
                 raise RuntimeError(f'the arbiter refused Plyscope\'s own move {mv}: {e}')
-            if '=' in mv or ('reserved' in str(e) and not mv.endswith(('cw', 'ccw'))):
+            if 'would land on' in str(e):  # our words for a swapped piece sent onto a reserved square
                 return None, f'void: Khet2-AI played {raw}, a swap its rules allow and ours do not ({e})', moves
             return 0.0 if not plyscope_silver else 1.0, f'Khet2-AI played an illegal move {raw}: {e}', moves
         moves = nxt['moves']
