@@ -272,3 +272,100 @@ fn bad_jobs_are_refused() {
     };
     assert!(s.split_start(&mcts, 2).unwrap().is_none());
 }
+
+/// A split search in virtual time: each worker (its own thread, session and table) takes as long
+/// as the nodes its job searched, the coordinator sees the results in the order they would finish.
+/// Returns the report, the virtual time to the end (in nodes) and the nodes of all jobs.
+fn split_in_node_time(
+    session: &dyn AnySession,
+    cfg: &SearchConfig,
+    workers: u32,
+) -> (SearchReport, u64, u64) {
+    let mut run = session.split_start(cfg, workers).unwrap().unwrap();
+    let mut links = Vec::new();
+    let mut handles = Vec::new();
+    for _ in 0..workers {
+        let (job_tx, job_rx) = mpsc::channel::<JobSpec>();
+        let (rep_tx, rep_rx) = mpsc::channel::<JobReport>();
+        let (game, position) = (session.game_id(), session.position_text());
+        let cfg = cfg.clone();
+        handles.push(std::thread::spawn(move || {
+            let mut s = new_session(&game).unwrap();
+            s.set_position(&position).unwrap();
+            for job in job_rx {
+                rep_tx.send(s.search_move(&cfg, &job).unwrap()).unwrap();
+            }
+        }));
+        links.push((job_tx, rep_rx));
+    }
+    let mut idle = vec![true; workers as usize];
+    // Results not yet seen by the coordinator: (finish time, worker, report).
+    let mut queue: Vec<(u64, u32, JobReport)> = Vec::new();
+    let (mut now, mut total) = (0u64, 0u64);
+    loop {
+        for w in 0..workers as usize {
+            if idle[w] {
+                if let Some(job) = run.next_job() {
+                    idle[w] = false;
+                    links[w].0.send(job).unwrap();
+                    let r = links[w].1.recv().unwrap();
+                    total += r.nodes;
+                    queue.push((now + r.nodes.max(1), w as u32, r));
+                }
+            }
+        }
+        if run.over() {
+            break;
+        }
+        let at = (0..queue.len())
+            .min_by_key(|&i| queue[i].0)
+            .expect("a job running");
+        let (t, w, r) = queue.swap_remove(at);
+        now = t;
+        idle[w as usize] = true;
+        run.done(w, r).unwrap();
+    }
+    drop(links);
+    for h in handles {
+        h.join().unwrap();
+    }
+    (run.finish().unwrap(), now, total)
+}
+
+/// The split search's speed-up predicted from node counts, whatever the machine's load: a
+/// single-threaded search's nodes over the split search's time to finish when each worker
+/// searches at the speed of one thread on its own core (message passing not counted). Hand-run:
+/// `cargo test --release --test parallel_split -- --ignored --nocapture predicted_speedup`.
+#[test]
+#[ignore]
+fn predicted_speedup() {
+    let cases = [
+        ("reversi", "f5 d6 c3 d3 c4 f4 c5 b3 c2 e6 c6 b4", 11),
+        ("reversi", "f5 d6 c3 d3 c4 f4 c5 b3 c2 e6 c6 b4", 13),
+        ("ataxx", "", 7),
+        ("ataxx", "", 8),
+    ];
+    println!(
+        "game      depth workers  1-thread nodes  split nodes  time (nodes)  predicted speed-up"
+    );
+    for (game, moves, depth) in cases {
+        let s = session_at(game, &moves.split_whitespace().collect::<Vec<_>>());
+        let cfg = SearchConfig {
+            depth,
+            iterative_deepening: true,
+            exact_endgame: 0,
+            random_ties: false,
+            seed: Some(1),
+            ..SearchConfig::default()
+        };
+        let single = s.search(&cfg, Hooks::default()).unwrap();
+        for workers in [2, 4, 8] {
+            let (_, time, total) = split_in_node_time(s.as_ref(), &cfg, workers);
+            println!(
+                "{game:9} {depth:5} {workers:7} {:15} {total:12} {time:13} {:17.2}x",
+                single.stats.nodes,
+                single.stats.nodes as f64 / time as f64
+            );
+        }
+    }
+}

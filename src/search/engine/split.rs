@@ -143,6 +143,8 @@ pub struct SplitPlan<T> {
     tt_hits: u64,
     workers: Vec<WorkerStats>,
     search: u64,
+    /// When the last two depths completed (milliseconds since the start).
+    completed_at: (f64, f64),
 }
 
 impl<T: Clone> SplitPlan<T> {
@@ -186,6 +188,7 @@ impl<T: Clone> SplitPlan<T> {
                 })
                 .collect(),
             search: Rng::entropy_seed() >> 12,
+            completed_at: (0.0, 0.0),
         }
     }
 
@@ -405,7 +408,13 @@ impl<T: Clone> SplitPlan<T> {
         self.done = Some((self.depth, roots));
         self.guess = best;
         self.alpha = None;
-        if settled || self.depth >= self.max_depth {
+        let now = now_ms() - self.start;
+        let took = (
+            now - self.completed_at.1,
+            self.completed_at.1 - self.completed_at.0,
+        );
+        self.completed_at = (self.completed_at.1, now);
+        if settled || self.depth >= self.max_depth || self.next_depth_too_long(now, took) {
             self.finished = true;
             return;
         }
@@ -413,6 +422,25 @@ impl<T: Clone> SplitPlan<T> {
         for m in &mut self.moves {
             *m = MoveState::new();
         }
+    }
+
+    /// Under a time budget, past its first half: whether the next depth would not finish in what
+    /// is left, guessing its cost from the last two depths' (their ratio kept between 1.5 and 32),
+    /// as the single-threaded search does. `took`: the last depth's duration and the one before.
+    fn next_depth_too_long(&self, now: f64, took: (f64, f64)) -> bool {
+        let Some(deadline) = self.deadline else {
+            return false;
+        };
+        let budget = deadline - self.start;
+        if now < budget / 2.0 {
+            return false;
+        }
+        let ratio = if took.1 > 0.0 {
+            (took.0 / took.1).clamp(1.5, 32.0)
+        } else {
+            4.0
+        };
+        now + took.0 * ratio > budget
     }
 
     /// The last completed depth and its root moves (in that depth's order, best first), or, when
