@@ -8,7 +8,8 @@ enemy piece even when that piece lands on a square reserved for the Scarab's col
 forbids it (docs/khet.md). The driver marks those swaps, so the comparison is exact:
 
 1. perft of each base setup to --depth with Khet2-AI's generator, with those swaps dropped (must
-   equal Plyscope's counts in tests/data/khet.perft) and with them kept (the difference is shown);
+   equal Plyscope's counts in tests/data/khet.perft) and with them kept (the difference is shown,
+   and when it is small, every line of moves that ends with such a swap);
 2. on --positions random positions per setup (random games from the start), every legal move of
    each engine and the board after it (shot included) must match, except the marked swaps, which
    must all be absent from Plyscope's list; and perft at depth 2 must match (filtered).
@@ -88,6 +89,11 @@ def main():
             failures += not ok
             print(f'  {gid:13} depth {d}: plyscope {ours:>11,}  khet2ai (same swap rule) {filt:>11,}'
                   f'  {"equal" if ok else "DIFFERENT"};  khet2ai (its own swap rule) {full:>11,} (+{full - filt:,})')
+            if full != filt and full - filt <= 50:
+                lines = ask(f'badswaps {d} | {start}', until_end=True)
+                print(f'    the lines that end with a swap we forbid ({len(lines)}):')
+                for line in lines:
+                    print(f'      {line}')
 
     rng = random.Random(a.seed)
     compared = moves_total = swaps_dropped = 0

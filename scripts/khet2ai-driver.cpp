@@ -10,6 +10,8 @@
 //   children | POSITION    -> one line per Khet2-AI move: the move in Plyscope's notation, the board
 //                              field and the side to move after it, and "swapbad" for such a swap
 //   moves | POSITION       -> Khet2-AI's moves, Khet2-AI's notation, on one line
+//   badswaps D | POSITION  -> every line of at most D moves (Plyscope's notation) that ends with a
+//                              swap Plyscope forbids, one a line, then "end"
 //
 // Build: g++ -O2 -std=c++17 -I KHET2AI/src KHET2AI/src/core/*.cpp THIS.cpp -pthread
 #include "core/Board.h"
@@ -135,6 +137,23 @@ std::vector<Move> moves_of(const Board& b) {
     return v;
 }
 
+// Prints every line of up to `depth` moves whose last move is a swap Plyscope forbids.
+void bad_swap_lines(Board& b, int depth, std::vector<std::string>& line) {
+    if (depth == 0) return;
+    for (Move m : moves_of(b)) {
+        line.push_back(plyscope_move(b, m));
+        if (bad_swap(b, m)) {
+            for (size_t i = 0; i < line.size(); i++) std::cout << (i ? " " : "") << line[i];
+            std::cout << '\n';
+        } else {
+            b.MakeMove(m);
+            bad_swap_lines(b, depth - 1, line);
+            b.UndoMove();
+        }
+        line.pop_back();
+    }
+}
+
 uint64_t perft(Board& b, int depth, bool filter) {
     if (depth == 0) return 1;
     uint64_t n = 0;
@@ -173,6 +192,12 @@ int main() {
                     c.MakeMove(m);
                     std::cout << text << ' ' << from_khet2ai(c) << (bad ? " swapbad" : "") << '\n';
                 }
+                std::cout << "end" << std::endl;
+            } else if (word == "badswaps") {
+                int d = 0;
+                cmd >> d;
+                std::vector<std::string> line;
+                bad_swap_lines(b, d, line);
                 std::cout << "end" << std::endl;
             } else if (word == "moves") {
                 for (Move m : moves_of(b)) std::cout << ToString(m) << ' ';
