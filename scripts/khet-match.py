@@ -231,7 +231,7 @@ def main():
 
     load0 = os.getloadavg()
     started = time.time()
-    emit(f'# Plyscope (alpha-beta, strong evaluator, 1 thread) against Khet2-AI (commit in its tree), '
+    emit(f'# Plyscope (alpha-beta, strong evaluator, 1 thread) against Khet2-AI, '
          f'{a.time_ms} ms a move each; seed {a.seed}; load average at the start '
          f'{load0[0]:.2f} {load0[1]:.2f} {load0[2]:.2f}')
     stats = {s: {'ms': 0.0, 'cpu': 0.0, 'asked': 0, 'none': 0, 'fresh': 0, 'moves': 0, 'depth': 0} for s in ('plyscope', 'khet2ai')}

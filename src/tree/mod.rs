@@ -12,6 +12,7 @@ mod compact;
 mod document;
 mod graft;
 mod model;
+pub mod pulse;
 mod stage;
 
 pub use arena::{Arena, NoRecorder, Recorder, DEFAULT_BYTE_CAP, DEFAULT_NODE_CAP};

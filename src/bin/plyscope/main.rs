@@ -517,15 +517,16 @@ struct Side {
     ms: f64,
 }
 
+/// A command's first argument, the game id (not an option), or the usage error `usage`.
+fn game_arg<'a>(args: &'a [String], usage: &str) -> Result<&'a String, Usage> {
+    match args.first() {
+        Some(g) if !g.starts_with("--") => Ok(g),
+        _ => Err(Usage(usage.into())),
+    }
+}
+
 fn play_match(args: &[String]) -> Result<(), Usage> {
-    let game = match args.first() {
-        Some(g) if !g.starts_with("--") => g,
-        _ => {
-            return Err(Usage(
-                "match needs a game: plyscope match <game> [options]".into(),
-            ))
-        }
-    };
+    let game = game_arg(args, "match needs a game: plyscope match <game> [options]")?;
     let opts = Opts::parse(
         &args[1..],
         &[],
@@ -646,14 +647,10 @@ fn play_match(args: &[String]) -> Result<(), Usage> {
 }
 
 fn search(args: &[String]) -> Result<(), Usage> {
-    let game = match args.first() {
-        Some(g) if !g.starts_with("--") => g,
-        _ => {
-            return Err(Usage(
-                "search needs a game: plyscope search <game> [options]".into(),
-            ))
-        }
-    };
+    let game = game_arg(
+        args,
+        "search needs a game: plyscope search <game> [options]",
+    )?;
     let opts = Opts::parse(
         &args[1..],
         &[
@@ -1369,14 +1366,11 @@ fn mcts_bench(quick: bool, known: &[&str]) -> Result<(), Usage> {
 /// time a move, colours alternating; in a single-player game each plays the same deals and the
 /// scores are compared.
 fn mcts_match(args: &[String]) -> Result<(), Usage> {
-    let game =
-        match args.first() {
-            Some(g) if !g.starts_with("--") => g.clone(),
-            _ => return Err(Usage(
-                "mcts-match needs a game: plyscope mcts-match <game> [--games N] [--time-ms T] [--seed S]"
-                    .into(),
-            )),
-        };
+    let game = game_arg(
+        args,
+        "mcts-match needs a game: plyscope mcts-match <game> [--games N] [--time-ms T] [--seed S]",
+    )?
+    .clone();
     let opts = Opts::parse(
         &args[1..],
         &[],
