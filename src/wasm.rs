@@ -9,8 +9,10 @@ use crate::core::{BoardView, Coord};
 use crate::games::CATALOGUE;
 use crate::search::{Hooks, Progress, SearchConfig};
 use crate::session::{edit_variant, new_session, random_variant, AnySession, SearchReport};
-use crate::tree::Tree;
+use crate::tree::{pulse, Tree};
 use serde::Serialize;
+use std::cell::RefCell;
+use std::rc::Rc;
 use std::sync::Once;
 use wasm_bindgen::prelude::*;
 
@@ -227,9 +229,14 @@ impl Engine {
         progress_ms: Option<f64>,
         iteration: Option<js_sys::Function>,
     ) -> Result<String, JsError> {
-        let r = self.run_search(options_json, progress, progress_ms, iteration, |t| {
-            to_js(t).ok()
-        })?;
+        let r = self.run_search(
+            options_json,
+            progress,
+            progress_ms,
+            iteration,
+            |t| to_js(t).ok(),
+            None,
+        )?;
         serde_json::to_string(&r)
             .map_err(|e| JsError::new(&format!("cannot write the search report: {e}")))
     }
@@ -248,9 +255,45 @@ impl Engine {
         progress_ms: Option<f64>,
         iteration: Option<js_sys::Function>,
     ) -> Result<js_sys::Object, JsError> {
-        let mut r = self.run_search(options_json, progress, progress_ms, iteration, |t| {
-            Some(js_sys::Uint8Array::from(&t.to_binary()[..]).into())
-        })?;
+        // The stretches that report nothing (a recorded tree built, then written in binary form)
+        // pulse instead: the last report again, steady, with `stage: "tree"`, about every 50 ms,
+        // so that the page can tell a worker at work from a dead one (`crate::tree::pulse`).
+        let last: Rc<RefCell<Option<Progress>>> = Rc::new(RefCell::new(None));
+        let hook = {
+            let (last, progress) = (last.clone(), progress.clone());
+            move || {
+                let (Some(f), Some(mut p)) = (progress.as_ref(), last.borrow().clone()) else {
+                    return;
+                };
+                p.steady = true;
+                if let Ok(v) = to_js(&p) {
+                    let _ = js_sys::Reflect::set(&v, &"stage".into(), &"tree".into());
+                    let _ = f.call1(&JsValue::NULL, &v);
+                }
+            }
+        };
+        pulse::with_hook(hook, || {
+            self.search_binary_inner(options_json, progress, progress_ms, iteration, last)
+        })
+    }
+
+    /// [`Engine::search_binary`] inside its pulse: `last` keeps the latest progress report.
+    fn search_binary_inner(
+        &self,
+        options_json: &str,
+        progress: Option<js_sys::Function>,
+        progress_ms: Option<f64>,
+        iteration: Option<js_sys::Function>,
+        last: Rc<RefCell<Option<Progress>>>,
+    ) -> Result<js_sys::Object, JsError> {
+        let mut r = self.run_search(
+            options_json,
+            progress,
+            progress_ms,
+            iteration,
+            |t| Some(js_sys::Uint8Array::from(&t.to_binary()[..]).into()),
+            Some(last),
+        )?;
         let tree = r.tree.take();
         let out = js_sys::Object::new();
         let text = serde_json::to_string(&r)
@@ -269,7 +312,8 @@ impl Engine {
 
     /// The search behind [`Engine::search`] and [`Engine::search_binary`]: `progress` is called
     /// with each progress report, and `iteration` with each completed iteration's tree as `send`
-    /// turns it into a JavaScript value. A failing callback does not stop the search.
+    /// turns it into a JavaScript value. A failing callback does not stop the search. `last`, when
+    /// given, is kept up to date with the latest report.
     fn run_search(
         &self,
         options_json: &str,
@@ -277,9 +321,13 @@ impl Engine {
         progress_ms: Option<f64>,
         iteration: Option<js_sys::Function>,
         send: impl Fn(&Tree) -> Option<JsValue>,
+        last: Option<Rc<RefCell<Option<Progress>>>>,
     ) -> Result<SearchReport, JsError> {
         let cfg = SearchConfig::from_json(options_json).map_err(err)?;
         let mut report = |p: &Progress| {
+            if let Some(last) = &last {
+                *last.borrow_mut() = Some(p.clone());
+            }
             if let (Some(f), Ok(v)) = (progress.as_ref(), to_js(p)) {
                 let _ = f.call1(&JsValue::NULL, &v);
             }

@@ -340,3 +340,36 @@ fn mcts_match_plays_mcts_against_alphabeta_and_tallies() {
     assert_eq!(code, 2);
     assert!(err.contains("at least 1"), "{err}");
 }
+
+#[test]
+fn state_plays_checked_moves_and_reports_the_result_and_legal_moves() {
+    let (code, out, err) = plyscope(&["state", "tictactoe", "--moves", "a1 b2 b1", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(out.trim()).expect("one JSON object");
+    assert_eq!(v["legal"].as_array().map(|a| a.len()), Some(6), "{out}");
+    assert!(v["outcome"].is_null(), "{out}");
+    assert_eq!(v["moves"].as_array().map(|a| a.len()), Some(3), "{out}");
+    // A won game: the result, no legal moves, and a further move refused by its number.
+    let (code, out, err) = plyscope(&["state", "tictactoe", "--moves", "a1 b2 a2 b3 a3", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(out.trim()).expect("one JSON object");
+    assert!(
+        v["outcome"].as_str().is_some_and(|o| o.contains("wins")),
+        "{out}"
+    );
+    assert_eq!(v["legal"].as_array().map(|a| a.len()), Some(0), "{out}");
+    let (code, _, err) = plyscope(&["state", "tictactoe", "--moves", "a1 b2 a2 b3 a3 c3"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("move 6 of 6") && err.contains("game is over"),
+        "{err}"
+    );
+    // Khet: a step is applied to the position text; an illegal move is named with its reason.
+    let (code, out, err) = plyscope(&["state", "khet", "--moves", "h2-h3"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("to move     red"), "{out}");
+    assert!(out.contains("legal       "), "{out}");
+    let (code, _, err) = plyscope(&["state", "khet", "--moves", "h2-h3 a8ccw j1-i1"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("move 3 of 3"), "{err}");
+}

@@ -83,6 +83,41 @@ fn fast_perft_agrees_with_generic_perft_on_random_positions() {
     }
 }
 
+/// Checks the neighbour counts `make` keeps against the board, on every cell.
+fn assert_neighbour_counts(h: &Hive) {
+    use plyscope::games::hive::{nb, side_of, CELLS, NONE};
+    for cell in 0..CELLS as u16 {
+        for s in 0..2u8 {
+            let want = (0..6)
+                .filter(|&d| {
+                    let t = h.top(nb(cell, d));
+                    t != NONE && side_of(t) == s
+                })
+                .count() as u32;
+            assert_eq!(h.side_neighbours(cell, s), want, "cell {cell} side {s} in {h:?}");
+        }
+    }
+}
+
+#[test]
+fn neighbour_counts_follow_make_and_unmake() {
+    for exp in Expansions::ALL {
+        for pos in common::random_positions(&Hive::new(exp), 3, 80, 11) {
+            assert_neighbour_counts(&pos);
+            let mut moves = Vec::new();
+            pos.legal_moves(&mut moves);
+            let mut h = pos.clone();
+            for m in moves {
+                let u = h.make(m);
+                assert_neighbour_counts(&h);
+                h.unmake(m, u);
+            }
+            assert_neighbour_counts(&h);
+            assert_eq!(h, pos);
+        }
+    }
+}
+
 #[test]
 fn random_playouts_every_game_type() {
     for (i, exp) in Expansions::ALL.iter().enumerate() {

@@ -718,3 +718,264 @@ fn proven_nodes_round_trip_in_every_form() {
         assert_eq!(b[off + i] & 128 != 0, n.proven, "node {i}");
     }
 }
+
+/// A node of [`Dice`]'s fixed tree.
+#[derive(Debug)]
+enum DiceNode {
+    /// A player to move, and the nodes the moves lead to.
+    Player(PlayerId, &'static [usize]),
+    /// Chance, with its outcomes and their probabilities.
+    Chance(&'static [(usize, f64)]),
+    /// A finished game: its winner, or a draw.
+    End(Option<PlayerId>),
+}
+
+/// A two-player game with chance turns and wins, losses and draws (no game of the registry has
+/// all three): a fixed tree, the position a node index. Moves and outcomes are child numbers.
+const DICE: &[DiceNode] = {
+    use DiceNode::*;
+    &[
+        // 0: the first player chooses among four throws.
+        Player(0, &[1, 2, 3, 4]),
+        // 1: both faces win for the first player (one directly, one after any reply).
+        Chance(&[(5, 0.5), (6, 0.5)]),
+        // 2: a win 30 % of the time, a loss otherwise: never proven, whatever is explored.
+        Chance(&[(7, 0.3), (8, 0.7)]),
+        // 3: both faces lose (one after the second player's best reply).
+        Chance(&[(9, 0.9), (10, 0.1)]),
+        // 4: both faces draw.
+        Chance(&[(13, 0.5), (14, 0.5)]),
+        End(Some(0)),
+        Player(1, &[11, 12]),
+        End(Some(0)),
+        End(Some(1)),
+        End(Some(1)),
+        Player(1, &[15, 16]),
+        End(Some(0)),
+        End(Some(0)),
+        End(None),
+        End(None),
+        End(Some(1)),
+        End(None),
+        // 17: the same game without the winning throw: the first player's four throws but 1.
+        Player(0, &[2, 3, 4]),
+    ]
+};
+
+#[derive(Clone, Debug)]
+struct Dice {
+    at: usize,
+}
+
+impl Game for Dice {
+    type Move = u8;
+    fn game_id(&self) -> String {
+        "dice".into()
+    }
+    fn player_name(&self, p: PlayerId) -> &'static str {
+        ["first", "second"][p as usize]
+    }
+    fn turn(&self) -> Turn {
+        match DICE[self.at] {
+            DiceNode::Player(p, _) => Turn::Player(p),
+            DiceNode::Chance(_) => Turn::Chance,
+            DiceNode::End(_) => Turn::Terminal,
+        }
+    }
+    fn legal_moves(&self, out: &mut Vec<u8>) {
+        out.clear();
+        if let DiceNode::Player(_, kids) = DICE[self.at] {
+            out.extend(0..kids.len() as u8);
+        }
+    }
+    fn chance_outcomes(&self, out: &mut Vec<(u8, f64)>) {
+        out.clear();
+        if let DiceNode::Chance(kids) = DICE[self.at] {
+            out.extend(kids.iter().enumerate().map(|(k, &(_, p))| (k as u8, p)));
+        }
+    }
+    fn play_unchecked(&mut self, m: u8) {
+        self.at = match DICE[self.at] {
+            DiceNode::Player(_, kids) => kids[m as usize],
+            DiceNode::Chance(kids) => kids[m as usize].0,
+            DiceNode::End(_) => self.at,
+        };
+    }
+    fn outcome(&self) -> Option<Outcome> {
+        match DICE[self.at] {
+            DiceNode::End(Some(p)) => Some(Outcome::Win(p)),
+            DiceNode::End(None) => Some(Outcome::Draw),
+            _ => None,
+        }
+    }
+    fn zobrist(&self) -> u64 {
+        self.at as u64 * 0x9E37_79B9_7F4A_7C15
+    }
+    fn zobrist_from_scratch(&self) -> u64 {
+        self.zobrist()
+    }
+    fn parse_move(&self, text: &str) -> Result<u8, plyscope::core::ParseMoveError> {
+        text.parse()
+            .map_err(|_| plyscope::core::ParseMoveError::new(text, "a child number"))
+    }
+    fn format_move(&self, m: u8) -> String {
+        m.to_string()
+    }
+    fn position_text(&self) -> String {
+        self.at.to_string()
+    }
+    fn from_position_text(_: &str, text: &str) -> Result<Self, plyscope::core::ParsePositionError> {
+        match text.parse::<usize>() {
+            Ok(at) if at < DICE.len() => Ok(Dice { at }),
+            _ => Err(plyscope::core::ParsePositionError::at(
+                text,
+                0,
+                "a node number",
+            )),
+        }
+    }
+}
+
+/// Evaluates nothing: the playouts go to the end.
+struct DiceEval;
+
+impl plyscope::core::Evaluator<Dice> for DiceEval {
+    fn name(&self) -> &'static str {
+        "none"
+    }
+    fn evaluate<S: plyscope::core::TermSink>(&self, _: &Dice, _: PlayerId, _: &mut S) -> f64 {
+        0.0
+    }
+}
+
+/// The proven result (value 0, 1/2 or 1 for the root player) of the recorded node reached by
+/// `moves` from the root, or `None` when it is not proven.
+fn proven_at(tree: &Tree, moves: &[&str]) -> Option<f64> {
+    let mut at = 0usize;
+    for mv in moves {
+        at = (1..tree.nodes.len())
+            .find(|&i| {
+                tree.nodes[i].parent as usize == at && tree.moves[tree.nodes[i].mv as usize] == *mv
+            })
+            .unwrap_or_else(|| panic!("no node {moves:?} in the tree"));
+    }
+    let n = &tree.nodes[at];
+    n.proven.then(|| n.value.unwrap())
+}
+
+#[test]
+fn the_solver_proves_a_chance_node_only_when_every_outcome_is_proven_the_same() {
+    // Without the winning throw, the root cannot be proven (throw 2 is a gamble): the whole
+    // budget runs, and each chance node below ends as its outcomes make it.
+    let budget = 5_000;
+    let r = search(
+        &Dice { at: 17 },
+        &DiceEval,
+        &solver(budget, 7, true),
+        Hooks::default(),
+    )
+    .unwrap();
+    assert_eq!(
+        r.stats.leaves, budget,
+        "the root is not proven: the budget runs"
+    );
+    let tree = r.tree.unwrap();
+    // Throw 0 (node 2): both outcomes are proven (a win, a loss), the chance node is not.
+    assert_eq!(
+        proven_at(&tree, &["0", "0"]),
+        Some(1.0),
+        "its winning face is proven"
+    );
+    assert_eq!(
+        proven_at(&tree, &["0", "1"]),
+        Some(0.0),
+        "its losing face is proven"
+    );
+    assert_eq!(proven_at(&tree, &["0"]), None, "a gamble is not a proof");
+    // Throw 1 (node 3): both faces lost, one only after the second player's best reply.
+    assert_eq!(proven_at(&tree, &["1", "1"]), Some(0.0));
+    assert_eq!(
+        proven_at(&tree, &["1"]),
+        Some(0.0),
+        "lost on every face: proven lost"
+    );
+    // Throw 2 (node 4): drawn on both faces.
+    assert_eq!(
+        proven_at(&tree, &["2"]),
+        Some(0.5),
+        "drawn on every face: proven drawn"
+    );
+    assert!(
+        !tree.nodes[0].proven,
+        "the root has an unproven gamble and no proven win"
+    );
+    // The proven draw is worth more than the gamble's 30 %: it is played.
+    assert_eq!(r.best, Some(2));
+
+    // With the winning throw, the root is proven won through it, and the search stops early.
+    let r = search(
+        &Dice { at: 0 },
+        &DiceEval,
+        &solver(budget, 7, true),
+        Hooks::default(),
+    )
+    .unwrap();
+    assert!(r.stats.leaves < budget, "proven before the budget");
+    assert_eq!(r.best, Some(0), "the throw that wins on every face");
+    assert_eq!(r.value, 1.0);
+    let tree = r.tree.unwrap();
+    assert_eq!(proven_at(&tree, &["0"]), Some(1.0));
+    assert_eq!(
+        proven_at(&tree, &["0", "1"]),
+        Some(1.0),
+        "every reply loses: won"
+    );
+    assert!(tree.nodes[0].proven);
+}
+
+#[test]
+fn games_that_end_with_a_score_are_searched_in_their_units_and_never_proven() {
+    // Textbook trees end with numbers, not wins: the solver proves nothing (it once called every
+    // leaf a draw and played a2 in the first tree), and MCTS finds the minimax or expectimax move
+    // and value, in points.
+    let trees = [
+        ("textbook", "3 12 8 | 2 4 6 | 14 5 2"),
+        ("textbook", "2 4 6 | 14 5 2 | 3 12 8"),
+        ("textbook", "(<0.9:2, 0.1:3> <0.9:1, 0.1:4>)"),
+        ("textbook", "((3 5) (6 9)) ((1 2) (0 -1))"),
+    ];
+    for (k, (game, text)) in trees.iter().enumerate() {
+        let mut s = plyscope::session::new_session(game).unwrap();
+        s.set_position(text).unwrap();
+        let exact = s
+            .search(
+                &SearchConfig {
+                    algorithm: Algorithm::Expectimax,
+                    depth: 12,
+                    random_ties: false,
+                    ..SearchConfig::default()
+                },
+                Hooks::default(),
+            )
+            .unwrap();
+        let r = s
+            .search(&solver(20_000, k as u64, true), Hooks::default())
+            .unwrap();
+        assert_eq!(r.mv, exact.mv, "{text}");
+        assert!(
+            (r.value - exact.value).abs() < 0.25,
+            "{text}: MCTS {} against {}",
+            r.value,
+            exact.value
+        );
+        assert!(
+            r.value_text.text.contains("point"),
+            "{text}: {}",
+            r.value_text.text
+        );
+        assert!(
+            !r.root_moves.iter().any(|m| m.exact),
+            "{text}: nothing proven"
+        );
+    }
+}

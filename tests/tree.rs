@@ -878,3 +878,49 @@ fn progress_reports_promise_another_only_when_one_follows() {
     assert!(r.stats.nodes < 549_945, "stopped by the budget");
     assert_eq!(reports.last(), Some(&false), "{reports:?}");
 }
+
+/// The silent stretch after a search that records its tree (building it) pulses: a hook installed
+/// with `tree::pulse::with_hook` hears at least the stretch's start, after the last progress report
+/// (the page's worker sends these pulses as steady reports, so that a worker killed while it builds
+/// a tree is noticed by the silence that follows). A search that records nothing never pulses.
+#[test]
+fn building_a_recorded_tree_pulses_after_the_last_report() {
+    use std::cell::RefCell;
+    use std::rc::Rc;
+    let pos = ttt("--------- X");
+    let eval = TicTacToeEval::Lines;
+    for record_tree in [false, true] {
+        // Events in order: 'r' a progress report, 'p' a pulse.
+        let events = Rc::new(RefCell::new(String::new()));
+        let e = events.clone();
+        let mut cb = |_: &plyscope::search::Progress| events.borrow_mut().push('r');
+        let cfg = SearchConfig {
+            algorithm: Algorithm::Minimax,
+            depth: 9,
+            iterative_deepening: false,
+            record_tree,
+            node_cap: 2_000_000,
+            ..Default::default()
+        };
+        let hooks = Hooks {
+            progress: Some(&mut cb),
+            progress_every_ms: 1e9,
+            ..Default::default()
+        };
+        let r = plyscope::tree::pulse::with_hook(
+            move || e.borrow_mut().push('p'),
+            || search(&pos, &eval, &cfg, hooks).unwrap(),
+        );
+        let events = events.borrow();
+        if record_tree {
+            assert!(r.tree.is_some());
+            let after = events.rsplit('r').next().unwrap_or("");
+            assert!(
+                after.starts_with('p'),
+                "a pulse follows the last report: {events}"
+            );
+        } else {
+            assert!(!events.contains('p'), "no tree, no pulse: {events}");
+        }
+    }
+}

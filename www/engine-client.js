@@ -11,9 +11,11 @@
 //   worker that is running a search go on for about 2 s before it ends it, so the lock comes free
 //   only then;
 // - the search's own reports: a search reports progress every 50 ms, and each report says whether
-//   another follows soon (`steady`; false before work that reports nothing, such as building a
-//   recorded tree). A terminated worker's messages stop at once, so silence of STEADY_SILENCE_MS
-//   after a steady report means the worker is gone: noticed in about a second, before the lock.
+//   another follows soon (`steady`). Building and packing a recorded tree, which used to report
+//   nothing, pulses too (the last report again, steady, with `stage: 'tree'`, about every 50 ms;
+//   src/tree/pulse.rs and worker.js). A terminated worker's messages stop at once, so silence of
+//   STEADY_SILENCE_MS after a steady report means the worker is gone: noticed in about a second,
+//   before the lock.
 // Where Web Locks are missing (an insecure origin), an idle worker must also answer a ping every
 // second; during a request without steady reports, BUSY_SILENCE_MS of silence counts as death.
 
@@ -172,6 +174,8 @@ export class EngineClient {
     if ('progress' in msg) {
       // Whether the search promised another report soon (see the file's comment).
       p.steady = !!(msg.progress && msg.progress.steady);
+      // 'tree' while the worker builds and packs a recorded tree (it pulses then; see worker.js).
+      p.stage = (msg.progress && msg.progress.stage) || null;
       p.onProgress?.(msg.progress);
       return;
     }

@@ -2,7 +2,7 @@
 //
 // Request:  {id, op, args}     Reply: {id, ok: value} or {id, err: message, fatal?: true}
 // While a search runs it also posts {id, progress: {fraction, nodes, depth, root_done, root_total,
-// elapsed_ms}} about every 50 ms, and, when asked for a live tree, {id, iteration: treeDocument}
+// elapsed_ms, steady}} about every 50 ms (also while a recorded tree is built: then with `stage: 'tree'`), and, when asked for a live tree, {id, iteration: treeDocument}
 // after each completed iteration of iterative deepening. Search trees (the report's `tree` and each
 // iteration's) are tree documents in binary form: the header fields and `packed`, an ArrayBuffer
 // transferred with the message (docs/tree-format.md, "Binary form", in its packed layout: www/tree/pack.js;
@@ -58,11 +58,11 @@ const ready = load();
  * A tree in its binary form as the page's tree document: its header (section 0 of the binary form,
  * JSON: its offset and length are words 4 and 5) and the bytes in `packed`.
  */
-function packedDoc(bytes) {
+function packedDoc(bytes, beat) {
   const plain = bytes.byteOffset === 0 && bytes.buffer.byteLength === bytes.byteLength ? bytes.buffer : bytes.slice().buffer;
   // Packed (www/tree/pack.js: a sixth of the bytes for tic-tac-toe's whole tree): what crosses to the
   // page and what the page keeps per ply. The header stays where the plain layout has it.
-  const packed = packTree(plain);
+  const packed = packTree(plain, beat);
   const [off, len] = new Uint32Array(packed, 16, 2);
   const meta = JSON.parse(new TextDecoder().decode(new Uint8Array(packed, off, len)));
   return { ...meta, packed, nodes: new Uint32Array(packed, 8, 1)[0] };
@@ -115,22 +115,38 @@ const ops = {
   },
   // The tree travels in its binary form (www/tree/binary.js): the report's `tree` is the
   // document's header with `packed`, an ArrayBuffer moved to the page, not copied.
+  // While the tree is built and packed, which reports nothing of itself, the engine pulses (the
+  // last report again, steady, `stage: 'tree'`) and so does packing here, about every 50 ms: the
+  // page hears a living worker (engine-client.js calls one silent for a second after a steady
+  // report dead).
   search(options, id, live) {
+    let last = null;
+    let beatAt = 0;
+    const report = (p) => {
+      last = p;
+      beatAt = Date.now();
+      postMessage({ id, progress: p });
+    };
+    const beat = () => {
+      if (!last || Date.now() - beatAt < 50) return;
+      beatAt = Date.now();
+      postMessage({ id, progress: { ...last, steady: true, stage: 'tree' } });
+    };
     const r = need().searchBinary(
       JSON.stringify(options),
-      (p) => postMessage({ id, progress: p }),
+      report,
       50,
       live
         ? (bytes) => {
-            const doc = packedDoc(bytes);
+            const doc = packedDoc(bytes, beat);
             postMessage({ id, iteration: doc }, [doc.packed]);
           }
         : undefined,
     );
-    const report = JSON.parse(r.report);
-    if (!r.tree) return report;
-    report.tree = packedDoc(r.tree);
-    return withTransfer(report, [report.tree.packed]);
+    const out = JSON.parse(r.report);
+    if (!r.tree) return out;
+    out.tree = packedDoc(r.tree, beat);
+    return withTransfer(out, [out.tree.packed]);
   },
   // The position and board view after `moves` from `position`, for board previews (a separate
   // engine: the game is not touched).

@@ -47,7 +47,8 @@ pub enum Outcome {
     Win(PlayerId),
     /// Nobody won.
     Draw,
-    /// A single-player game ended with this score (higher is better).
+    /// The game ended with this score: a single player's (higher is better), or in a two-player
+    /// game the first player's (the second player wants it low), as in a textbook tree.
     Score(f64),
 }
 
@@ -122,6 +123,13 @@ pub trait Game: Clone + Debug + Send + 'static {
 
     /// The result, once the turn is [`Turn::Terminal`]; `None` before.
     fn outcome(&self) -> Option<Outcome>;
+
+    /// Whether finished games end with an [`Outcome::Score`] (a number: Threes's points, a
+    /// textbook tree's leaf values) rather than a win, a loss or a draw. Searches that reason in
+    /// wins and losses (the MCTS solver, MCTS's 0-to-1 scores) use it to read scores as scores.
+    fn outcome_is_score(&self) -> bool {
+        false
+    }
 
     /// For null-move pruning: this position with the turn passed to the opponent and nothing
     /// else changed (its zobrist key updated), or `None` where the game does not allow it as a

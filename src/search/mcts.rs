@@ -91,7 +91,10 @@ struct Mcts<'a, G: Game, E: Evaluator<G>> {
     cfg: &'a SearchConfig,
     root_player: PlayerId,
     single: bool,
-    /// The solver is on (and the game has two players).
+    /// Finished games end with a score (`Game::outcome_is_score`: Threes, a textbook tree):
+    /// means are in the game's own units, read through the least and greatest scores seen.
+    scored: bool,
+    /// The solver is on (and the game has two players and ends in wins, losses and draws).
     solver: bool,
     nodes: Vec<MNode<G::Move>>,
     rng: Rng,
@@ -103,7 +106,7 @@ struct Mcts<'a, G: Game, E: Evaluator<G>> {
     /// Sum and count of absolute evaluations, for the evaluation-to-probability scale.
     abs_sum: f64,
     abs_n: f64,
-    /// Least and greatest scores seen (single-player normalisation).
+    /// Least and greatest scores seen (the normalisation of scored games).
     lo: f64,
     hi: f64,
     iterations: u64,
@@ -127,7 +130,8 @@ pub(super) fn search<G: Game, E: Evaluator<G>>(
         cfg,
         root_player,
         single: root.num_players() == 1,
-        solver: cfg.mcts_solver && root.num_players() == 2,
+        scored: root.num_players() == 1 || root.outcome_is_score(),
+        solver: cfg.mcts_solver && root.num_players() == 2 && !root.outcome_is_score(),
         nodes: Vec::with_capacity(1024),
         rng: Rng::seeded(seed),
         moves: Vec::new(),
@@ -437,11 +441,17 @@ impl<G: Game, E: Evaluator<G>> Mcts<'_, G, E> {
     /// A mean score as the player choosing at a node of `kind` sees it, from 0 to 1.
     #[inline]
     fn mover_view(&self, mean: f64, kind: u8) -> f64 {
-        if self.single {
-            if self.hi > self.lo {
+        if self.scored {
+            // The root player's share of the spread seen; the other player's is the rest.
+            let share = if self.hi > self.lo {
                 (mean - self.lo) / (self.hi - self.lo)
             } else {
                 0.5
+            };
+            if kind == MIN && !self.single {
+                1.0 - share
+            } else {
+                share
             }
         } else if kind == MIN {
             1.0 - mean
@@ -489,8 +499,8 @@ impl<G: Game, E: Evaluator<G>> Mcts<'_, G, E> {
                     c.play_unchecked(mv);
                     let s = match c.outcome() {
                         // A finished game: a win 4 scales above an even position, a loss 4
-                        // below (single-player: its score).
-                        Some(Outcome::Score(x)) => x,
+                        // below (a scored game: its score, for the mover).
+                        Some(o) if self.scored => self.eval.terminal(&c, o, mover, 0),
                         Some(o) => (self.outcome_score(o, mover) * 2.0 - 1.0) * 4.0 * self.scale(),
                         None => {
                             let v = self.eval.prescore(&c, mover, &mut NoTerms);
@@ -552,7 +562,7 @@ impl<G: Game, E: Evaluator<G>> Mcts<'_, G, E> {
     /// single-player game the spread of the scores seen (its evaluations are large positive
     /// numbers whose differences matter).
     fn prior_scale(&self) -> f64 {
-        if self.single && self.hi > self.lo {
+        if self.scored && self.hi > self.lo {
             self.hi - self.lo
         } else {
             self.scale()
@@ -583,7 +593,7 @@ impl<G: Game, E: Evaluator<G>> Mcts<'_, G, E> {
     /// The score of a finished game for the root player.
     fn terminal_score(&self, pos: &G) -> f64 {
         match pos.outcome() {
-            Some(o) if self.single => self.eval.terminal(pos, o, self.root_player, 0),
+            Some(o) if self.scored => self.eval.terminal(pos, o, self.root_player, 0),
             Some(o) => self.outcome_score(o, self.root_player),
             None => 0.5,
         }
@@ -593,7 +603,7 @@ impl<G: Game, E: Evaluator<G>> Mcts<'_, G, E> {
     fn evaluated_score(&mut self, pos: &G) -> f64 {
         let v = self.eval.evaluate(pos, self.root_player, &mut NoTerms);
         self.note(v);
-        if self.single {
+        if self.scored {
             return v;
         }
         if v.abs() >= crate::core::WIN_SCORE / 2.0 {
@@ -642,7 +652,7 @@ impl<G: Game, E: Evaluator<G>> Mcts<'_, G, E> {
             self.path.push(c as u32);
         };
         self.max_depth = self.max_depth.max(depth);
-        if self.single {
+        if self.scored {
             self.lo = self.lo.min(score);
             self.hi = self.hi.max(score);
         }
@@ -946,7 +956,7 @@ impl<G: Game, E: Evaluator<G>> Mcts<'_, G, E> {
             .get(r.rank.saturating_sub(1))
             .is_some_and(|m| m.exact);
         let value_text = r.best.map(|_| {
-            if self.single {
+            if self.scored {
                 self.eval.describe(r.value).text
             } else {
                 mcts_value_text(r.value, proven)

@@ -334,8 +334,11 @@ impl<G: Playable> AnySession for Match<G> {
             }
         };
         let r = search(&self.pos, &eval, cfg, hooks)?;
-        // Two-player MCTS values are expected scores (0 to 1), not evaluations.
-        let scores = cfg.algorithm == Algorithm::Mcts && self.pos.num_players() == 2;
+        // Two-player MCTS values are expected scores (0 to 1), not evaluations (except in games
+        // that end with a score, a textbook tree: its mean score, in the game's units).
+        let scores = cfg.algorithm == Algorithm::Mcts
+            && self.pos.num_players() == 2
+            && !self.pos.outcome_is_score();
         // (`exact`: the solver proved the value: "proven win".)
         let describe = |v: f64, exact: bool| {
             if scores {

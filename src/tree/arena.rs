@@ -811,6 +811,8 @@ impl<M: Copy + Eq> Arena<M> {
         pv: &[M],
         lazy: Option<(&E, PlayerId)>,
     ) -> Tree {
+        // Building a large tree takes a while and reports nothing: say it has begun.
+        super::pulse::begin();
         let mut t = Tree {
             head: Header {
                 stats: Stats {
@@ -860,6 +862,7 @@ impl<M: Copy + Eq> Arena<M> {
             }
         };
         for j in 0..n {
+            super::pulse::tick();
             let r = &self.recs[j];
             let kind = r.kind();
             let mut x = TreeNode::new(if j == 0 { NONE } else { r.parent }, kind);

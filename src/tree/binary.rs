@@ -148,6 +148,7 @@ impl Tree {
         let (mut bd_layout, mut bd_at, mut bd_total) = (Vec::new(), Vec::new(), Vec::new());
         let opt = |x: Option<f64>| x.unwrap_or(f64::NAN);
         for (i, x) in self.nodes.iter().enumerate() {
+            super::pulse::tick();
             parent.push(if i == 0 { -1 } else { x.parent as i32 });
             mv.push(x.mv);
             kind.push(kind_code(x.kind));

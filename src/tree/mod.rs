@@ -11,6 +11,7 @@ mod binary;
 mod compact;
 mod document;
 mod model;
+pub mod pulse;
 mod stage;
 
 pub use arena::{Arena, NoRecorder, Recorder, DEFAULT_BYTE_CAP, DEFAULT_NODE_CAP};

@@ -526,6 +526,39 @@ test('a worker killed after a steady progress report is noticed by the silence t
   await context.close();
 });
 
+test('a worker killed while it builds a recorded tree is noticed by the silence after its pulse, without Web Locks', async () => {
+  const { context, page } = await openApp();
+  await page.evaluate(() => {
+    window.plyscope.client.useLocks = false;
+    return window.plyscope.client.restart();
+  });
+  await pickGame(page, 'tictactoe');
+  await setLevel(page, 0, 'human');
+  await setLevel(page, 1, 'human');
+  // The whole tic-tac-toe tree (549,946 nodes): building and packing it reports nothing of itself,
+  // so the worker pulses (a steady report with stage 'tree', the first one as building begins).
+  await page.locator('[data-testid=whole-tree]').click();
+  // Killed in the same task that sees such a pulse: what follows is silence, whatever the speed.
+  await page.waitForFunction(() => {
+    const c = window.plyscope.client;
+    if (![...c.pending.values()].some((p) => p.steady && p.stage === 'tree')) return false;
+    c.worker.terminate();
+    window.__killedAt = Date.now();
+    return true;
+  }, null, { timeout: 120000, polling: 10 });
+  const err = page.locator('[data-testid=engine-error]');
+  await err.waitFor({ state: 'visible', timeout: 30000 });
+  assert.match(await err.innerText(), /stopped without a word/);
+  // Reported, not asserted (see the next test).
+  const noticedAfter = await page.evaluate(() => window.plyscope.client.crashes.at(-1) - window.__killedAt);
+  console.log(`worker killed while building a tree noticed after ${noticedAfter} ms (bound: 2000 ms)`);
+  // Noticed by the silence after the pulse (a second), not by the 15 s heartbeat of a busy worker.
+  assert.deepEqual(await page.evaluate(() => window.plyscope.client.deaths), ['silence']);
+  await page.evaluate(() => window.plyscope.client.ready);
+  assert.equal((await page.evaluate(() => window.plyscope.client.state())).game, 'tictactoe', 'the game is kept');
+  await context.close();
+});
+
 test('a worker killed outright mid-search is noticed, restarted, and the game kept', async () => {
   const { context, page } = await openApp();
   // An endless search (depth 64, no time limit): only the kill can end it.

@@ -241,6 +241,7 @@ export function setProgress(p) {
   const parts = [p.limit_ms ? `${seconds(ms)} of ${seconds(p.limit_ms)}` : seconds(ms)];
   if (p.depth) parts.push(`depth ${p.depth}`);
   parts.push(ms > 0 ? `${formatCount(Math.round((p.nodes * 1000) / ms))} nodes/s` : `${formatCount(p.nodes)} nodes`);
+  if (p.stage === 'tree') parts.push('building the tree');
   if (bestSoFar) parts.push(`best so far ${bestSoFar.move}${bestSoFar.text ? ` (${bestSoFar.text})` : ''}`);
   el.progressText.textContent = `Thinking: ${parts.join(' · ')}`;
   el.progressText.title = `${formatCount(p.nodes)} nodes searched${p.root_total ? `; ${p.root_done} of ${p.root_total} moves done at this depth` : ''}`;

@@ -278,9 +278,10 @@ export function isPacked(buffer) {
 /**
  * Packs a binary tree in the plain layout (an ArrayBuffer as src/tree/binary.rs writes it) into
  * the packed layout. A buffer already packed is returned as it is. Throws on a buffer that is not a
- * plain binary tree (binary.js's checks).
+ * plain binary tree (binary.js's checks). `onSection` is called after each section is packed (the
+ * engine's worker uses it to say it is alive while a large tree is packed).
  */
-export function packTree(buffer) {
+export function packTree(buffer, onSection = () => {}) {
   if (isPacked(buffer)) return buffer;
   const { n, s } = sections(buffer);
   const head = 16 + 16 * SECTIONS.length;
@@ -298,6 +299,7 @@ export function packTree(buffer) {
     const at = out.n;
     c.write(out);
     table.push([at, out.n - at, a.length, c.codec]);
+    onSection();
   });
   out.align(8);
   const result = out.a.slice(0, out.n).buffer;

@@ -117,6 +117,10 @@ USAGE:
         --exact N           solve exactly (8x8 Reversi's endgame solver) from N empty squares
                             (default 20; 0: never); the value is then the final disc margin
         --json              print the result as JSON
+  plyscope state <game> [--position TEXT] [--moves \"M M ...\"] [--json]
+      Play the moves (each checked; an illegal one fails with its number and the reason) and print
+      the position text, the side to move, the result once the game is over, the legal moves and
+      the moves played as the engine writes them. Match scripts use it as the arbiter.
   plyscope match <game> [--a JSON] [--b JSON] [--games N] [--random-plies K] [--seed S]
                  [--max-plies M]
       Play N games (default 20) between two search settings (JSON objects of search options, as
@@ -196,6 +200,7 @@ fn run(args: &[String]) -> Result<(), Usage> {
         }
         "perft" => perft(rest),
         "search" => search(rest),
+        "state" => state(rest),
         "bench" => bench(rest),
         "threes-bench" => threes_bench(rest),
         "mcts-match" => mcts_match(rest),
@@ -210,7 +215,7 @@ fn run(args: &[String]) -> Result<(), Usage> {
             Ok(())
         }
         other => Err(Usage(format!(
-            "unknown command {}: expected games, perft, search, solve, match, bench, threes-bench, mcts-match, uai, uhp or help",
+            "unknown command {}: expected games, perft, search, state, solve, match, bench, threes-bench, mcts-match, uai, uhp or help",
             shown(other)
         ))),
     }
@@ -280,6 +285,65 @@ fn session_at(game: &str, position: Option<&str>) -> Result<Box<dyn AnySession>,
         s.set_position(p)?;
     }
     Ok(s)
+}
+
+/// `plyscope state`: the position after `--moves`, its result and its legal moves (the arbiter of
+/// the hand-run match scripts).
+fn state(args: &[String]) -> Result<(), Usage> {
+    let game = args
+        .first()
+        .filter(|a| !a.starts_with("--"))
+        .ok_or_else(|| Usage("state needs a game id".into()))?;
+    let opts = Opts::parse(&args[1..], &["--json"], &["--position", "--moves"])?;
+    let mut s = session_at(game, opts.value("--position"))?;
+    let list: Vec<&str> = opts
+        .value("--moves")
+        .unwrap_or("")
+        .split_whitespace()
+        .collect();
+    for (i, m) in list.iter().enumerate() {
+        if let Some(o) = s.outcome() {
+            return Err(Usage(format!(
+                "--moves: move {} of {} ({}): the game is over ({o})",
+                i + 1,
+                list.len(),
+                shown(m)
+            )));
+        }
+        s.play(m).map_err(|e| {
+            Usage(format!(
+                "--moves: move {} of {} ({}): {e}",
+                i + 1,
+                list.len(),
+                shown(m)
+            ))
+        })?;
+    }
+    let legal: Vec<String> = s.legal_moves().into_iter().map(|m| m.text).collect();
+    let outcome = s.outcome();
+    if opts.flag("--json") {
+        outln!(
+            "{}",
+            serde_json::json!({
+                "game": s.game_id(),
+                "position": s.position_text(),
+                "to_move": s.to_move(),
+                "outcome": outcome,
+                "legal": legal,
+                "moves": s.history(),
+            })
+        );
+    } else {
+        outln!("position    {}", s.position_text());
+        outln!("to move     {}", s.to_move());
+        outln!(
+            "outcome     {}",
+            outcome.as_deref().unwrap_or("(game in progress)")
+        );
+        outln!("legal       {} {}", legal.len(), legal.join(" "));
+        outln!("moves       {}", s.history().join(" "));
+    }
+    Ok(())
 }
 
 /// `plyscope solve`: the Reversi endgame solver on one position.
@@ -453,15 +517,16 @@ struct Side {
     ms: f64,
 }
 
+/// A command's first argument, the game id (not an option), or the usage error `usage`.
+fn game_arg<'a>(args: &'a [String], usage: &str) -> Result<&'a String, Usage> {
+    match args.first() {
+        Some(g) if !g.starts_with("--") => Ok(g),
+        _ => Err(Usage(usage.into())),
+    }
+}
+
 fn play_match(args: &[String]) -> Result<(), Usage> {
-    let game = match args.first() {
-        Some(g) if !g.starts_with("--") => g,
-        _ => {
-            return Err(Usage(
-                "match needs a game: plyscope match <game> [options]".into(),
-            ))
-        }
-    };
+    let game = game_arg(args, "match needs a game: plyscope match <game> [options]")?;
     let opts = Opts::parse(
         &args[1..],
         &[],
@@ -582,14 +647,10 @@ fn play_match(args: &[String]) -> Result<(), Usage> {
 }
 
 fn search(args: &[String]) -> Result<(), Usage> {
-    let game = match args.first() {
-        Some(g) if !g.starts_with("--") => g,
-        _ => {
-            return Err(Usage(
-                "search needs a game: plyscope search <game> [options]".into(),
-            ))
-        }
-    };
+    let game = game_arg(
+        args,
+        "search needs a game: plyscope search <game> [options]",
+    )?;
     let opts = Opts::parse(
         &args[1..],
         &[
@@ -1305,14 +1366,11 @@ fn mcts_bench(quick: bool, known: &[&str]) -> Result<(), Usage> {
 /// time a move, colours alternating; in a single-player game each plays the same deals and the
 /// scores are compared.
 fn mcts_match(args: &[String]) -> Result<(), Usage> {
-    let game =
-        match args.first() {
-            Some(g) if !g.starts_with("--") => g.clone(),
-            _ => return Err(Usage(
-                "mcts-match needs a game: plyscope mcts-match <game> [--games N] [--time-ms T] [--seed S]"
-                    .into(),
-            )),
-        };
+    let game = game_arg(
+        args,
+        "mcts-match needs a game: plyscope mcts-match <game> [--games N] [--time-ms T] [--seed S]",
+    )?
+    .clone();
     let opts = Opts::parse(
         &args[1..],
         &[],

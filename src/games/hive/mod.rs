@@ -317,6 +317,9 @@ pub struct Hive {
     exp: Expansions,
     /// The piece on top of each cell, plus one (0: empty).
     top: [u8; CELLS],
+    /// For each cell, how many of its six neighbours have a white piece on top (low nibble) and
+    /// a black one (high nibble); kept up to date with `top` (see [`Hive::set_top`]).
+    adj: [u8; CELLS],
     /// Each piece's cell, or [`IN_HAND`].
     pos: [u16; PIECES],
     /// Each piece's level (0 on the ground).
@@ -375,21 +378,39 @@ fn piece_key(p: u8, cell: u16, lvl: u8) -> u64 {
     splitmix64(((p as u64) << 20) ^ ((lvl as u64) << 12) ^ cell as u64 ^ 0x4849_5645_0000_0000)
 }
 
+/// The keys of "piece `p` moved last" (it may not move now), by piece plus one (0: none).
+const LAST_KEYS: [u64; PIECES + 1] = {
+    let mut t = [0u64; PIECES + 1];
+    let mut p = 0;
+    while p < PIECES {
+        t[p + 1] = splitmix64(0x4C41_5354_0000_0000 ^ p as u64);
+        p += 1;
+    }
+    t
+};
+
 /// The key of "piece `p` moved last" (it may not move now).
 #[inline(always)]
 fn last_key(p: u8) -> u64 {
-    if p == NONE {
-        0
-    } else {
-        splitmix64(0x4C41_5354_0000_0000 ^ p as u64)
-    }
+    LAST_KEYS[p.wrapping_add(1) as usize]
 }
+
+/// The keys of the first eight plies, where the queen rules depend on the ply count.
+const PLY_KEYS: [u64; 8] = {
+    let mut t = [0u64; 8];
+    let mut i = 0;
+    while i < 8 {
+        t[i] = splitmix64(0x504C_5900_0000_0000 ^ i as u64);
+        i += 1;
+    }
+    t
+};
 
 /// The key of the early turns, where the queen rules depend on the ply count.
 #[inline(always)]
 fn ply_key(plies: u16) -> u64 {
     if plies < 8 {
-        splitmix64(0x504C_5900_0000_0000 ^ plies as u64)
+        PLY_KEYS[plies as usize]
     } else {
         0
     }
@@ -413,6 +434,7 @@ impl Hive {
         let mut h = Hive {
             exp,
             top: [0; CELLS],
+            adj: [0; CELLS],
             pos: [IN_HAND; PIECES],
             lvl: [0; PIECES],
             under: [NONE; PIECES],
@@ -520,12 +542,51 @@ impl Hive {
     }
 
     /// How many of the six cells around side `s`'s queen are occupied (0 while it is in hand).
+    #[inline]
     pub fn queen_neighbours(&self, s: u8) -> u32 {
         let q = self.pos[s as usize * PER_SIDE];
         if q == IN_HAND {
             return 0;
         }
-        (0..6).filter(|&d| self.top[nb(q, d) as usize] != 0).count() as u32
+        self.occupied_neighbours(q)
+    }
+
+    /// How many of the six neighbours of `cell` are occupied.
+    #[inline(always)]
+    pub fn occupied_neighbours(&self, cell: u16) -> u32 {
+        let a = self.adj[cell as usize];
+        ((a & 15) + (a >> 4)) as u32
+    }
+
+    /// How many of the six neighbours of `cell` have a piece of side `s` on top.
+    #[inline(always)]
+    pub fn side_neighbours(&self, cell: u16, s: u8) -> u32 {
+        ((self.adj[cell as usize] >> (4 * s)) & 15) as u32
+    }
+
+    /// Puts `t` (a piece plus one, 0 for none) on top of `cell`, keeping the neighbour counts.
+    #[inline(always)]
+    fn set_top(&mut self, cell: u16, t: u8) {
+        // A white top counts 1 in its neighbours' low nibbles, a black one 16 (the high nibble);
+        // the difference is added with wrapping arithmetic, which subtracts when it is negative.
+        #[inline(always)]
+        fn weight(t: u8) -> u8 {
+            if t == 0 {
+                0
+            } else if t as usize <= PER_SIDE {
+                1
+            } else {
+                16
+            }
+        }
+        let delta = weight(t).wrapping_sub(weight(self.top[cell as usize]));
+        self.top[cell as usize] = t;
+        if delta != 0 {
+            for d in 0..6 {
+                let e = nb(cell, d) as usize;
+                self.adj[e] = self.adj[e].wrapping_add(delta);
+            }
+        }
     }
 
     /// The moves played from the start, in order.
@@ -588,12 +649,12 @@ impl Hive {
         }
         let p = m.piece as usize;
         // Lift the piece off `m.to`.
-        self.top[m.to as usize] = self.under[p].wrapping_add(1);
+        self.set_top(m.to, self.under[p].wrapping_add(1));
         self.pos[p] = u.from;
         self.lvl[p] = u.lvl;
         self.under[p] = u.under;
         if u.from != IN_HAND {
-            self.top[u.from as usize] = m.piece + 1;
+            self.set_top(u.from, m.piece + 1);
         }
     }
 
@@ -609,7 +670,7 @@ impl Hive {
             let from = self.pos[p];
             if from != IN_HAND {
                 key ^= piece_key(m.piece, from, self.lvl[p]);
-                self.top[from as usize] = self.under[p].wrapping_add(1);
+                self.set_top(from, self.under[p].wrapping_add(1));
             }
             let below = self.top[m.to as usize];
             let lvl = if below == 0 {
@@ -620,7 +681,7 @@ impl Hive {
             self.under[p] = below.wrapping_sub(1);
             self.lvl[p] = lvl;
             self.pos[p] = m.to;
-            self.top[m.to as usize] = m.piece + 1;
+            self.set_top(m.to, m.piece + 1);
             key ^= piece_key(m.piece, m.to, lvl);
             self.last = m.piece;
             self.last_from = from;

@@ -67,16 +67,28 @@ impl Default for Cells {
 struct Lifted<'a> {
     h: &'a Hive,
     from: u16,
+    /// Whether `from` is empty without the lifted piece (it was on the ground).
+    from_empties: bool,
 }
 
-impl Lifted<'_> {
+impl<'a> Lifted<'a> {
+    /// The board without the piece on top of `from`.
+    #[inline(always)]
+    fn new(h: &'a Hive, from: u16) -> Self {
+        let t = h.top[from as usize];
+        Lifted {
+            h,
+            from,
+            from_empties: t != 0 && h.lvl[t as usize - 1] == 0,
+        }
+    }
     #[inline(always)]
     fn height(&self, c: u16) -> u8 {
         self.h.height(c) - (c == self.from) as u8
     }
     #[inline(always)]
     fn occupied(&self, c: u16) -> bool {
-        self.height(c) != 0
+        self.h.top[c as usize] != 0 && !(c == self.from && self.from_empties)
     }
     /// A step on the ground from `a` to its (empty) neighbour in direction `d`: the two shared
     /// neighbours may not both be occupied (a gate), and one must be (the piece keeps touching).
@@ -177,6 +189,24 @@ impl Hive {
         art
     }
 
+    /// Whether ground piece `p` on `c` is pinned by the one-hive rule. A piece whose occupied
+    /// neighbours form one unbroken arc around it is never pinned (they stay joined along the arc);
+    /// only otherwise is [`Hive::pinned`] computed, once, into `pins`.
+    #[inline(always)]
+    fn is_pinned(&self, p: u8, c: u16, pins: &mut Option<u32>) -> bool {
+        let mut m = 0u32;
+        for d in 0..6 {
+            m |= ((self.top[nb(c, d) as usize] != 0) as u32) << d;
+        }
+        // Bit d of `starts`: neighbour d is occupied and neighbour d - 1 is not (an arc begins).
+        let starts = m & !(((m << 1) | (m >> 5)) & 63);
+        if starts.count_ones() <= 1 {
+            return false;
+        }
+        let all = *pins.get_or_insert_with(|| self.pinned());
+        all & (1 << p) != 0
+    }
+
     /// The cells where the side to move may place a piece.
     pub fn placement_cells(&self) -> Cells {
         let mut cells = Cells::new();
@@ -190,23 +220,17 @@ impl Hive {
                 }
             }
             _ => {
-                let s = self.side() as usize;
-                let mut seen = Cells::new();
-                for p in s * PER_SIDE..(s + 1) * PER_SIDE {
+                // An empty cell next to an own top piece and none of the enemy's (the neighbour
+                // counts kept by `make`); a cell seen twice is inserted twice, which is harmless.
+                let s = self.side();
+                for p in s as usize * PER_SIDE..(s as usize + 1) * PER_SIDE {
                     let c = self.pos[p];
                     if c == IN_HAND || self.top[c as usize] != p as u8 + 1 {
                         continue;
                     }
                     for d in 0..6 {
                         let e = nb(c, d);
-                        if self.top[e as usize] != 0 || !seen.insert(e) {
-                            continue;
-                        }
-                        let clean = (0..6).all(|k| {
-                            let t = self.top[nb(e, k) as usize];
-                            t == 0 || side_of(t - 1) as usize == s
-                        });
-                        if clean {
+                        if self.top[e as usize] == 0 && self.side_neighbours(e, 1 - s) == 0 {
                             cells.insert(e);
                         }
                     }
@@ -214,6 +238,34 @@ impl Hive {
             }
         }
         cells
+    }
+
+    /// The number of cells in [`Hive::placement_cells`], without building the set: each cell is
+    /// reached once from each of its own-coloured neighbours, so it adds 60 divided by their number
+    /// (60 is divisible by 1..=6) and the sum is divided by 60.
+    pub fn placement_count(&self) -> u32 {
+        const SHARE: [u32; 7] = [0, 60, 30, 20, 15, 12, 10];
+        match self.plies {
+            0 => 1,
+            1 => 6,
+            _ => {
+                let s = self.side();
+                let mut sum = 0;
+                for p in s as usize * PER_SIDE..(s as usize + 1) * PER_SIDE {
+                    let c = self.pos[p];
+                    if c == IN_HAND || self.top[c as usize] != p as u8 + 1 {
+                        continue;
+                    }
+                    for d in 0..6 {
+                        let e = nb(c, d);
+                        if self.top[e as usize] == 0 && self.side_neighbours(e, 1 - s) == 0 {
+                            sum += SHARE[self.side_neighbours(e, s) as usize];
+                        }
+                    }
+                }
+                sum / 60
+            }
+        }
     }
 
     /// The pieces the side to move may place now (the lowest numbered in hand of each bug).
@@ -240,16 +292,47 @@ impl Hive {
         })
     }
 
+    /// How many pieces [`Hive::placeable`] gives: the bugs with a piece in hand (pieces of a bug are
+    /// placed in number order, so its highest numbered one is in hand when any is).
+    #[inline]
+    pub fn placeable_count(&self) -> u32 {
+        /// Each bug's highest numbered slot.
+        const LAST_OF_BUG: [usize; 8] = [0, 2, 4, 7, 10, 11, 12, 13];
+        let s = self.side() as usize * PER_SIDE;
+        let turn = self.turn_number();
+        if self.pos[s + QUEEN] == IN_HAND && turn == 4 {
+            return 1;
+        }
+        let mut n = 0;
+        for slot in LAST_OF_BUG {
+            n += (self.pos[s + slot] == IN_HAND && self.exp.has_slot(slot)) as u32;
+        }
+        if turn == 1 && self.pos[s + QUEEN] == IN_HAND {
+            n -= 1;
+        }
+        n
+    }
+
     /// Destinations of piece `p` (on top of its stack, free to move) moving as `bug`.
+    #[inline]
     fn bug_moves(&self, p: u8, bug: Bug, dest: &mut Cells) {
+        self.bug_dests(p, bug, &mut |c| {
+            dest.insert(c);
+        });
+    }
+
+    /// Calls `f` on each destination of piece `p` (on top of its stack, free to move) moving as
+    /// `bug`. Each destination comes once for the Queen, Pillbug, Beetle, Grasshopper and Ant
+    /// (never `p`'s own cell); the Spider, Ladybug and Mosquito may repeat one.
+    fn bug_dests<F: FnMut(u16)>(&self, p: u8, bug: Bug, f: &mut F) {
         let from = self.pos[p as usize];
-        let v = Lifted { h: self, from };
+        let v = Lifted::new(self, from);
         match bug {
             Bug::Queen | Bug::Pillbug => {
                 for d in 0..6 {
                     let b = nb(from, d);
                     if !v.occupied(b) && v.slide(from, d) {
-                        dest.insert(b);
+                        f(b);
                     }
                 }
             }
@@ -259,7 +342,7 @@ impl Hive {
                     let b = nb(from, d);
                     let ht = v.height(b);
                     if v.step(from, d, hf, ht) {
-                        dest.insert(b);
+                        f(b);
                     }
                 }
             }
@@ -272,7 +355,7 @@ impl Hive {
                     while v.occupied(c) {
                         c = nb(c, d);
                     }
-                    dest.insert(c);
+                    f(c);
                 }
             }
             Bug::Spider => {
@@ -292,7 +375,7 @@ impl Hive {
                             if c3 == from || c3 == c1 || v.occupied(c3) || !v.slide(c2, d3) {
                                 continue;
                             }
-                            dest.insert(c3);
+                            f(c3);
                         }
                     }
                 }
@@ -312,7 +395,7 @@ impl Hive {
                             continue;
                         }
                         seen.insert(b);
-                        dest.insert(b);
+                        f(b);
                         if tail < queue.len() {
                             queue[tail] = b;
                             tail += 1;
@@ -339,14 +422,14 @@ impl Hive {
                             if c3 == from || v.occupied(c3) || !v.step(c2, d3, h2, 0) {
                                 continue;
                             }
-                            dest.insert(c3);
+                            f(c3);
                         }
                     }
                 }
             }
             Bug::Mosquito => {
                 if self.lvl[p as usize] > 0 {
-                    self.bug_moves(p, Bug::Beetle, dest);
+                    self.bug_dests(p, Bug::Beetle, f);
                     return;
                 }
                 let mut kinds = 0u8;
@@ -373,7 +456,7 @@ impl Hive {
                     Bug::Pillbug,
                 ] {
                     if kinds & (1 << b as u8) != 0 {
-                        self.bug_moves(p, b, dest);
+                        self.bug_dests(p, b, f);
                     }
                 }
             }
@@ -381,8 +464,8 @@ impl Hive {
     }
 
     /// The moves of the Pillbug's power for the side to move: `(piece, cell)` pairs, possibly
-    /// repeated. `pinned` is [`Hive::pinned`].
-    fn throws(&self, pinned: u32, out: &mut [(u8, u16); 72]) -> usize {
+    /// repeated. `pins` caches [`Hive::pinned`] (see [`Hive::is_pinned`]).
+    fn throws(&self, pins: &mut Option<u32>, out: &mut [(u8, u16); 72]) -> usize {
         let s = self.side() as usize;
         let mut n = 0;
         let own = s * PER_SIDE;
@@ -410,11 +493,11 @@ impl Hive {
                 if t == NONE
                     || self.lvl[t as usize] != 0
                     || t == self.last
-                    || pinned & (1 << t) != 0
+                    || self.is_pinned(t, x, pins)
                 {
                     continue;
                 }
-                let v = Lifted { h: self, from: x };
+                let v = Lifted::new(self, x);
                 // Up from x onto the pillbug (height 1), then down to an empty neighbour.
                 if !v.step(x, (d + 3) % 6, 0, 1) {
                     continue;
@@ -461,26 +544,71 @@ impl Hive {
     /// The number of legal moves (the pass counts one); the game must not be over.
     pub fn count_moves(&self) -> u64 {
         let mut n = 0;
-        let np = self.placeable().count() as u64;
+        let np = self.placeable_count() as u64;
         if np > 0 {
-            n = np * self.placement_cells().len() as u64;
+            n = np * self.placement_count() as u64;
         }
         let s = self.side() as usize;
         if self.pos[s * PER_SIDE + QUEEN] != IN_HAND {
-            let mut enemy = [HiveMove::PASS; 72];
-            let mut ne = 0;
-            self.movements(
-                |_, dest| n += dest.len() as u64,
-                |m| {
-                    if !enemy[..ne].contains(&m) {
-                        enemy[ne] = m;
-                        ne += 1;
-                    }
-                },
-            );
-            n += ne as u64;
+            n += self.count_movements();
         }
         n.max(1)
+    }
+
+    /// The number of movements of the side to move (its queen placed), as [`Hive::movements`]
+    /// would give them, building a cell set only for the pieces whose destinations may repeat
+    /// (Spider, Ladybug, Mosquito, or a piece that can also be thrown).
+    fn count_movements(&self) -> u64 {
+        let s = self.side() as usize;
+        let mut pins = None;
+        let mut throws = [(0u8, 0u16); 72];
+        let nt = if self.exp.pillbug {
+            self.throws(&mut pins, &mut throws)
+        } else {
+            0
+        };
+        let mut n = 0u64;
+        for p in (s * PER_SIDE) as u8..((s + 1) * PER_SIDE) as u8 {
+            let c = self.pos[p as usize];
+            if c == IN_HAND || self.top[c as usize] != p + 1 || p == self.last {
+                continue;
+            }
+            let free = !(self.lvl[p as usize] == 0 && self.is_pinned(p, c, &mut pins));
+            let thrown = throws[..nt].iter().any(|&(t, _)| t == p);
+            let bug = bug_of(p);
+            if !thrown
+                && matches!(
+                    bug,
+                    Bug::Queen | Bug::Pillbug | Bug::Beetle | Bug::Grasshopper | Bug::Ant
+                )
+            {
+                if free {
+                    self.bug_dests(p, bug, &mut |_| n += 1);
+                }
+                continue;
+            }
+            let mut dest = Cells::new();
+            if free {
+                self.bug_moves(p, bug, &mut dest);
+            }
+            for &(t, y) in &throws[..nt] {
+                if t == p {
+                    dest.insert(y);
+                }
+            }
+            dest.remove(c);
+            n += dest.len() as u64;
+        }
+        let mut enemy = [HiveMove::PASS; 72];
+        let mut ne = 0;
+        for &(t, y) in &throws[..nt] {
+            let m = HiveMove { piece: t, to: y };
+            if side_of(t) as usize != s && !enemy[..ne].contains(&m) {
+                enemy[ne] = m;
+                ne += 1;
+            }
+        }
+        n + ne as u64
     }
 
     fn gen_movements(&self, out: &mut Vec<HiveMove>) {
@@ -504,10 +632,10 @@ impl Hive {
     #[inline]
     fn movements(&self, mut own: impl FnMut(u8, &Cells), mut enemy: impl FnMut(HiveMove)) {
         let s = self.side() as usize;
-        let pinned = self.pinned();
+        let mut pins = None;
         let mut throws = [(0u8, 0u16); 72];
         let nt = if self.exp.pillbug {
-            self.throws(pinned, &mut throws)
+            self.throws(&mut pins, &mut throws)
         } else {
             0
         };
@@ -517,7 +645,7 @@ impl Hive {
                 continue;
             }
             let mut dest = Cells::new();
-            if !(self.lvl[p as usize] == 0 && pinned & (1 << p) != 0) {
+            if !(self.lvl[p as usize] == 0 && self.is_pinned(p, c, &mut pins)) {
                 self.bug_moves(p, bug_of(p), &mut dest);
             }
             for &(t, y) in &throws[..nt] {

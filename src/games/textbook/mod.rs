@@ -299,6 +299,10 @@ impl Game for Textbook {
         }
     }
 
+    fn outcome_is_score(&self) -> bool {
+        true
+    }
+
     fn outcome(&self) -> Option<Outcome> {
         match self.here().kind {
             Kind::Leaf(v) => Some(Outcome::Score(v)),

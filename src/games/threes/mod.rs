@@ -524,6 +524,10 @@ impl Game for Threes {
         Ok(())
     }
 
+    fn outcome_is_score(&self) -> bool {
+        true
+    }
+
     fn outcome(&self) -> Option<Outcome> {
         (self.turn() == Turn::Terminal).then(|| Outcome::Score(self.score() as f64))
     }
