@@ -21,7 +21,8 @@ const GAMES = [
   { id: 'ataxx-8124', moves: 2, select: true, preview: null },
   { id: 'threes', moves: 3, preview: null },
   { id: 'connect4', moves: 5, preview: ['4', '4'] },
-  { id: 'hive', moves: 3, preview: null },
+  { id: 'hive', moves: 8, select: true, preview: null },
+  { id: 'hive-MLP', moves: 12, select: true, preview: null },
   { id: 'khet', moves: 2, select: true, preview: null },
 ];
 
@@ -59,8 +60,22 @@ try {
         }
         const legal = st.legal.map((m) => m.move);
         const pick = legal[(i * 5) % legal.length];
-        const c = await page.evaluate((m) => window.plyscope.cellCenterOf(m), pick);
-        if (c) {
+        // A placement from hand or a move from a cell (Hive's): the board view names where it
+        // starts, so click the hand piece or the source first, then the target.
+        const two = await page.evaluate((m) => {
+          const p = window.plyscope;
+          const vm = p.view && Array.isArray(p.view.moves) ? p.view.moves.find((x) => x.text === m) : null;
+          if (!vm || !vm.to || !p.board) return null;
+          const start = vm.hand && p.board.handCenter ? p.board.handCenter(vm.hand.player, vm.hand.index) : vm.from && p.view.geometry && p.view.geometry.kind === 'hex' ? p.board.cellCenter(vm.from.x, vm.from.y) : null;
+          return start ? { start, to: vm.to } : null;
+        }, pick);
+        const c = two ? null : await page.evaluate((m) => window.plyscope.cellCenterOf(m), pick);
+        if (two) {
+          await page.mouse.click(two.start.x, two.start.y);
+          await page.waitForTimeout(50);
+          const t = await page.evaluate(([x, y]) => window.plyscope.board.cellCenter(x, y), [two.to.x, two.to.y]);
+          await page.mouse.click(t.x, t.y);
+        } else if (c) {
           await page.mouse.click(c.x, c.y);
           // A move that starts from a piece may need a second click (Ataxx's jump).
           await page.waitForTimeout(50);
@@ -79,6 +94,8 @@ try {
         await page.waitForFunction((n) => window.plyscope.state.history.length > n, st.history.length, { timeout: 10000 }).catch(() => {});
         await page.waitForTimeout(400);
       }
+      const played = await page.evaluate(() => window.plyscope.state.history.length);
+      if (played < g.moves) console.log(`${g.id} ${vpName}: only ${played} of ${g.moves} moves played`);
       if (g.select) {
         // Select a piece of the player to move, so that its targets show.
         const st = await page.evaluate(() => window.plyscope.state);
@@ -89,7 +106,10 @@ try {
           const moves = p.view && Array.isArray(p.view.moves) ? p.view.moves : null;
           if (moves) {
             const m = moves.find((x) => x.kind === 'jump') || moves.find((x) => x.from);
-            return m && p.board && p.board.cellCenter ? p.board.cellCenter(m.from.x, m.from.y) : null;
+            if (m && p.board && p.board.cellCenter) return p.board.cellCenter(m.from.x, m.from.y);
+            // No move from a cell (Hive before the queen is down): a piece in hand instead.
+            const h = moves.find((x) => x.hand);
+            return h && p.board && p.board.handCenter ? p.board.handCenter(h.hand.player, h.hand.index) : null;
           }
           const jump = p.state.legal.map((m) => m.move).find((m) => m.length === 4 && m !== '0000');
           return jump ? p.cellCenterOf(jump.slice(0, 2)) : null;
