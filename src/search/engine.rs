@@ -36,6 +36,11 @@ const LMR_MIN_DEPTH: u32 = 3;
 const NULL_MIN_DEPTH: u32 = 3;
 /// The history table's entries per side (a power of two; moves are hashed into it).
 const HISTORY_SLOTS: usize = 4096;
+/// The history heuristic brings this many moves to the front, best score first; the rest keep
+/// the move generator's order. Instructions to depth 7 on three Ataxx positions (callgrind):
+/// every move sorted 1,470 M, 1 pick 745 M, 2 picks 890 M, no history 637 M; Reversi at depth 9
+/// (two positions): every move 127.9 M, 2 picks 123.5 M, 1 pick 125.6 M.
+const HISTORY_PICKS: usize = 2;
 
 /// A small, fast hasher for moves (the history table's index).
 struct MoveHasher(u64);
@@ -187,6 +192,8 @@ struct Searcher<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> {
     killers: Vec<[Option<G::Move>; 2]>,
     /// Cut-off counts by (side, hashed move), weighted by depth squared.
     history: Vec<u32>,
+    /// Scratch: the history scores of one node's moves.
+    scores: Vec<u32>,
     /// The ply reached by a null move (no second null move right after it).
     null_ply: usize,
     researches: u64,
@@ -686,6 +693,7 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G,
             kids: Vec::new(),
             keys: Vec::new(),
             moves: Vec::new(),
+            scores: Vec::new(),
             outcomes: Vec::new(),
             pv: Vec::new(),
             tt,
@@ -1568,8 +1576,30 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G,
             }
         } else {
             if self.history_on && moves.len() > 1 {
+                // The moves with the best history scores come first, picked one at a time (a
+                // selection sort stopped after HISTORY_PICKS moves): most of these nodes are one
+                // ply above the horizon and cut after a move or two, where sorting every move
+                // (Ataxx: a hundred) cost more than the rest of the node. The rest keep their
+                // order. Each score is looked up once.
                 let h = &self.history;
-                moves.sort_by_key(|m| std::cmp::Reverse(h[history_slot(m, side)]));
+                let mut scores = std::mem::take(&mut self.scores);
+                scores.clear();
+                scores.extend(moves.iter().map(|m| h[history_slot(m, side)]));
+                let picks = HISTORY_PICKS.min(moves.len() - 1);
+                for j in 0..picks {
+                    let mut top = j;
+                    for k in j + 1..scores.len() {
+                        if scores[k] > scores[top] {
+                            top = k;
+                        }
+                    }
+                    if scores[top] == 0 {
+                        break;
+                    }
+                    scores.swap(j, top);
+                    moves.swap(j, top);
+                }
+                self.scores = scores;
             }
             for m in [tt_move, killers[0], killers[1]].into_iter().flatten() {
                 if let Some(i) = moves[front..].iter().position(|&x| x == m) {

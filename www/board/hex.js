@@ -257,6 +257,7 @@ export class HexBoard extends CanvasBoard {
     this.user = { zoom: 1, dx: 0, dy: 0 }; // the wheel's zoom and the drag's pan
     this.anims = []; // [{kind: 'move'|'place', q, r, fq, fr, start}]
     this.hover = null; // the cell of the piece or stack under the pointer {q, r}
+    this.quiet = null; // the cell pressed last with the mouse: no hover label there until the pointer leaves it
     this.layoutCache = null;
     this.drag = null;
     this.touches = new Map(); // touch pointers down: pointerId -> client {x, y}
@@ -327,6 +328,7 @@ export class HexBoard extends CanvasBoard {
     this.cameraAnim = motion && this.camera ? { from: { ...this.camera }, start: now } : null;
     this.layoutCache = null;
     if (this.hover && !this.cells.has(key(this.hover.q, this.hover.r))) this.hover = null;
+    if (changed) this.quiet = null;
     this.publish();
     this.request();
   }
@@ -577,8 +579,14 @@ export class HexBoard extends CanvasBoard {
     if (ev.pointerType === 'mouse' && ev.button === 0 && this.emptyAt(ev.clientX, ev.clientY)) {
       this.drag = { x: ev.clientX, y: ev.clientY, dx: this.user.dx, dy: this.user.dy, moved: false };
     }
-    // A press on a stack shows what is under it (touch has no hover).
+    // A press on a stack shows what is under it (touch has no hover). A mouse press (a piece
+    // picked) hides the hover label, which would cover the targets next to it, until the pointer
+    // leaves that cell.
     if (ev.pointerType !== 'mouse') this.setHover(this.stackAt(ev.clientX, ev.clientY));
+    else {
+      this.quiet = this.stackAt(ev.clientX, ev.clientY);
+      this.setHover(null);
+    }
   }
 
   pointerMove(ev) {
@@ -601,7 +609,12 @@ export class HexBoard extends CanvasBoard {
       this.request();
       return;
     }
-    if (ev.pointerType === 'mouse') this.setHover(this.stackAt(ev.clientX, ev.clientY));
+    if (ev.pointerType === 'mouse') {
+      const at = this.stackAt(ev.clientX, ev.clientY);
+      const stay = at && this.quiet && at.q === this.quiet.q && at.r === this.quiet.r;
+      if (!stay) this.quiet = null;
+      this.setHover(stay ? null : at);
+    }
   }
 
   pointerUp(ev) {
