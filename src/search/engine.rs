@@ -586,25 +586,7 @@ fn run<G: Game, E: Evaluator<G>, R: Restart<G>>(
     let mut ranked: Vec<(RootMove<G::Move>, Vec<G::Move>)> = roots.into_iter().zip(pvs).collect();
     ranked.sort_by(|a, b| b.0.value.total_cmp(&a.0.value));
     let best_value = ranked[0].0.value;
-    let ties = ranked
-        .iter()
-        .take_while(|r| r.0.exact && (r.0.value - best_value).abs() < 1e-9)
-        .count();
-    let mut reason = "best";
-    if cfg.random_ties && ties > 1 {
-        let pick = rng.below(ties as u64) as usize;
-        ranked.swap(0, pick);
-        reason = "tie";
-    }
-    let mut k = 0;
-    if cfg.randomness_quotient > 1 {
-        while k + 1 < ranked.len() && rng.below(cfg.randomness_quotient as u64) == 0 {
-            k += 1;
-        }
-        if k > 0 {
-            reason = "randomness";
-        }
-    }
+    let (k, reason) = pick_played(&mut ranked, |r| (r.0.value, r.0.exact), cfg, &mut rng);
     let chosen = ranked[k].0.clone();
     let pv = ranked[k].1.clone();
     let root_moves: Vec<RootMove<G::Move>> = ranked.into_iter().map(|r| r.0).collect();
@@ -718,6 +700,40 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G,
             stage: Stage::new(),
         }
     }
+}
+
+/// Which of the ranked root moves (best first; `value` gives a move's value and whether it is
+/// exact) is played, and why: with random ties, one of the exact equal best moves is swapped to
+/// the front ("tie"); then the randomness quotient `q` steps down the ranking with chance 1/q at
+/// each step ("randomness"); otherwise the first ("best"). Returns its index and the reason.
+pub(super) fn pick_played<T>(
+    ranked: &mut [T],
+    value: impl Fn(&T) -> (f64, bool),
+    cfg: &SearchConfig,
+    rng: &mut Rng,
+) -> (usize, &'static str) {
+    let best_value = value(&ranked[0]).0;
+    let ties = ranked
+        .iter()
+        .map(&value)
+        .take_while(|&(v, exact)| exact && (v - best_value).abs() < 1e-9)
+        .count();
+    let mut reason = "best";
+    if cfg.random_ties && ties > 1 {
+        let pick = rng.below(ties as u64) as usize;
+        ranked.swap(0, pick);
+        reason = "tie";
+    }
+    let mut k = 0;
+    if cfg.randomness_quotient > 1 {
+        while k + 1 < ranked.len() && rng.below(cfg.randomness_quotient as u64) == 0 {
+            k += 1;
+        }
+        if k > 0 {
+            reason = "randomness";
+        }
+    }
+    (k, reason)
 }
 
 /// The root moves of an iteration's (child index, value, exact) triples.

@@ -687,25 +687,7 @@ pub fn split_result<G: Game, E: Evaluator<G>>(
     }
     let mut rng = Rng::seeded(cfg.seed.unwrap_or_else(Rng::entropy_seed));
     let best_value = roots[0].value;
-    let ties = roots
-        .iter()
-        .take_while(|r| r.exact && (r.value - best_value).abs() < 1e-9)
-        .count();
-    let mut reason = "best";
-    if cfg.random_ties && ties > 1 {
-        let pick = rng.below(ties as u64) as usize;
-        roots.swap(0, pick);
-        reason = "tie";
-    }
-    let mut k = 0;
-    if cfg.randomness_quotient > 1 {
-        while k + 1 < roots.len() && rng.below(cfg.randomness_quotient as u64) == 0 {
-            k += 1;
-        }
-        if k > 0 {
-            reason = "randomness";
-        }
-    }
+    let (k, reason) = pick_played(&mut roots, |r| (r.value, r.exact), cfg, &mut rng);
     let chosen = &roots[k];
     let mut stats = plan.stats();
     stats.depth_reached = depth_reached;
