@@ -279,6 +279,20 @@ impl Opts {
     }
 }
 
+/// Plays the moves of `--moves` (space-separated, may be absent) in `s`; an error names the move
+/// by its number and says why it failed (the game already over, or the move's own error).
+fn play_moves(s: &mut dyn AnySession, moves: Option<&str>) -> Result<(), Usage> {
+    let list: Vec<&str> = moves.unwrap_or("").split_whitespace().collect();
+    for (i, m) in list.iter().enumerate() {
+        let at = format!("--moves: move {} of {} ({})", i + 1, list.len(), shown(m));
+        if let Some(o) = s.outcome() {
+            return Err(Usage(format!("{at}: the game is over ({o})")));
+        }
+        s.play(m).map_err(|e| Usage(format!("{at}: {e}")))?;
+    }
+    Ok(())
+}
+
 fn session_at(game: &str, position: Option<&str>) -> Result<Box<dyn AnySession>, Usage> {
     let mut s = new_session(game)?;
     if let Some(p) = position {
@@ -290,35 +304,10 @@ fn session_at(game: &str, position: Option<&str>) -> Result<Box<dyn AnySession>,
 /// `plyscope state`: the position after `--moves`, its result and its legal moves (the arbiter of
 /// the hand-run match scripts).
 fn state(args: &[String]) -> Result<(), Usage> {
-    let game = args
-        .first()
-        .filter(|a| !a.starts_with("--"))
-        .ok_or_else(|| Usage("state needs a game id".into()))?;
+    let game = game_arg(args, "state needs a game id")?;
     let opts = Opts::parse(&args[1..], &["--json"], &["--position", "--moves"])?;
     let mut s = session_at(game, opts.value("--position"))?;
-    let list: Vec<&str> = opts
-        .value("--moves")
-        .unwrap_or("")
-        .split_whitespace()
-        .collect();
-    for (i, m) in list.iter().enumerate() {
-        if let Some(o) = s.outcome() {
-            return Err(Usage(format!(
-                "--moves: move {} of {} ({}): the game is over ({o})",
-                i + 1,
-                list.len(),
-                shown(m)
-            )));
-        }
-        s.play(m).map_err(|e| {
-            Usage(format!(
-                "--moves: move {} of {} ({}): {e}",
-                i + 1,
-                list.len(),
-                shown(m)
-            ))
-        })?;
-    }
+    play_moves(s.as_mut(), opts.value("--moves"))?;
     let legal: Vec<String> = s.legal_moves().into_iter().map(|m| m.text).collect();
     let outcome = s.outcome();
     if opts.flag("--json") {
@@ -703,19 +692,7 @@ fn search(args: &[String]) -> Result<(), Usage> {
         ],
     )?;
     let mut s = session_at(game, opts.value("--position"))?;
-    if let Some(moves) = opts.value("--moves") {
-        let list: Vec<&str> = moves.split_whitespace().collect();
-        for (i, m) in list.iter().enumerate() {
-            s.play(m).map_err(|e| {
-                Usage(format!(
-                    "--moves: move {} of {} ({}): {e}",
-                    i + 1,
-                    list.len(),
-                    shown(m)
-                ))
-            })?;
-        }
-    }
+    play_moves(s.as_mut(), opts.value("--moves"))?;
     let mut cfg = SearchConfig::default();
     if let Some(a) = opts.value("--algo") {
         cfg.algorithm = a.parse::<Algorithm>()?;
