@@ -785,3 +785,21 @@ fn eval_pieces_on_top_of_the_hive() {
     assert_eq!(raw_term(&after, 0, "pieces on top of the hive"), 1.0);
     assert_eq!(raw_term(&after, 1, "pieces on top of the hive"), -1.0);
 }
+
+/// The quiescence extension's trigger: with five of white's queen's six cells taken, black to
+/// move may win at once (unstable), white to move may not (stable: the extension must not chain),
+/// four taken cells are stable, and so is the start.
+#[test]
+fn a_win_in_one_for_the_side_to_move_is_unstable() {
+    let moves = "wG1;bG1 wG1-;wQ -wG1;bQ bG1-;wA1 wQ/;bA1 bQ-;wA2 wQ\\;bA1 -wQ;\
+         wS1 wA2\\;bA2 bQ-;wS2 wS1\\;bA2 \\wQ";
+    let white_to_move = game(&format!("Base;InProgress;White[7];{moves}"));
+    assert_eq!(white_to_move.queen_neighbours(0), 5);
+    assert!(!white_to_move.unstable());
+    let black_to_move = game(&format!("Base;InProgress;Black[7];{moves};wB1 wS2\\"));
+    assert_eq!(black_to_move.queen_neighbours(0), 5);
+    assert!(black_to_move.unstable());
+    let four = game(FOUR_AROUND_WHITE_QUEEN);
+    assert!(!four.unstable());
+    assert!(!Hive::new_game("hive").unwrap().unstable());
+}
