@@ -30,6 +30,13 @@ pub trait Playable: Viewable + Sized {
     /// The evaluator with this name; an empty name means the default.
     fn evaluator(name: &str) -> Result<Self::Eval, Error>;
 
+    /// The evaluator named `name` for this position's game, the game's default for it when the
+    /// name is empty: [`Playable::evaluator`] unless the default depends on the variant
+    /// (Reversi: `patterns` on 8x8, `strong` on the other sizes).
+    fn evaluator_for(&self, name: &str) -> Result<Self::Eval, Error> {
+        Self::evaluator(name)
+    }
+
     /// The perft convention of the game's published tables.
     fn perft_convention() -> PerftConvention {
         PerftConvention::FinishedCountsOne

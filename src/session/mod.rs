@@ -381,7 +381,7 @@ impl<G: Playable> AnySession for Match<G> {
     }
 
     fn search(&self, cfg: &SearchConfig, hooks: Hooks<'_>) -> Result<SearchReport, Error> {
-        let eval = G::evaluator(&cfg.evaluator)?;
+        let eval = self.pos.evaluator_for(&cfg.evaluator)?;
         if cfg.randomness_quotient > 1 {
             let mut rng = cfg.seed.map(Rng::seeded).unwrap_or_else(Rng::from_entropy);
             if let Some(m) = self.pos.book_move(&mut rng) {

@@ -111,7 +111,7 @@ pub(super) fn start<G: Playable + 'static>(
         ..cfg.clone()
     };
     cfg.validate()?;
-    let eval = G::evaluator(&cfg.evaluator)?;
+    let eval = pos.evaluator_for(&cfg.evaluator)?;
     let moves = split_root_moves(pos, &eval, &cfg)?;
     let plan = SplitPlan::new(moves.len(), &cfg, workers.max(1));
     Ok(Box::new(Split {
@@ -210,7 +210,7 @@ pub(super) fn run_job<G: Playable>(
     cfg: &SearchConfig,
     job: &JobSpec,
 ) -> Result<JobReport, Error> {
-    let eval = G::evaluator(&cfg.evaluator)?;
+    let eval = pos.evaluator_for(&cfg.evaluator)?;
     let mv = pos.parse_move(&job.mv)?;
     let cfg = SearchConfig {
         time_ms: job.time_ms,

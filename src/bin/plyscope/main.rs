@@ -3,6 +3,7 @@
 //! Run `plyscope help` for the commands. Bad arguments print a message and exit with status 2.
 
 mod threes_bench;
+mod train_reversi;
 
 use plyscope::core::Error;
 use plyscope::core::{now_ms, shown, PerftBudget};
@@ -146,6 +147,12 @@ USAGE:
       Solve an 8x8 Reversi position exactly (the endgame solver, docs/reversi.md): the final disc
       margin of the side to move under perfect play (empties to the winner) and a best move.
       --each gives every legal move's exact margin; --nodes N stops after N positions.
+  plyscope train-reversi --out FILE [--games N] [--seed S] [--random-min K] [--random-max K]
+                         [--epsilon X] [--play-depth D] [--exact E] [--label-depth D]
+                         [--epochs N] [--shrink X]
+      Train the 8x8 `patterns` evaluator (docs/reversi.md): N self-play games from K random
+      plies, exact labels at E empties or fewer, search labels above, a least-squares fit per
+      phase, last phase first. Deterministic from S. Writes the weights file FILE.
   plyscope uai
       Play Ataxx over the UAI protocol on standard input and output (for match runners and GUIs).
   plyscope uhp
@@ -206,6 +213,7 @@ fn run(args: &[String]) -> Result<(), Usage> {
         "mcts-match" => mcts_match(rest),
         "solve" => solve(rest),
         "match" => play_match(rest),
+        "train-reversi" => train_reversi::run(rest),
         "uai" => {
             plyscope::protocol::uai::run(std::io::stdin(), std::io::stdout());
             Ok(())
@@ -215,7 +223,7 @@ fn run(args: &[String]) -> Result<(), Usage> {
             Ok(())
         }
         other => Err(Usage(format!(
-            "unknown command {}: expected games, perft, search, state, solve, match, bench, threes-bench, mcts-match, uai, uhp or help",
+            "unknown command {}: expected games, perft, search, state, solve, match, bench, threes-bench, mcts-match, train-reversi, uai, uhp or help",
             shown(other)
         ))),
     }

@@ -18,7 +18,9 @@
 //! The weights are interpolated between an opening, a midgame and an endgame set by the share of the
 //! board already filled. Values stay within a few thousand, far inside `WIN_SCORE / 2`.
 
+use super::bitboard::Geo8;
 use super::board::{Bits, Board, Geometry};
+use super::patterns;
 use super::{Repr, Reversi};
 use crate::core::{
     Evaluator, MarginScale, Outcome, PlayerId, TermSink, ValueScale, ValueUnit, WIN_SCORE,
@@ -68,6 +70,8 @@ pub enum ReversiEval {
     Discs,
     /// Mobility, frontier, corners, X- and C-squares, stable discs, parity and, late, discs.
     Strong,
+    /// Trained pattern tables on 8x8 (see [`super::patterns`]); other sizes use `Strong`'s terms.
+    Patterns,
 }
 
 /// One term's weights at the opening, the midgame and the end.
@@ -238,6 +242,18 @@ fn strong<G: Geometry, S: TermSink>(b: &Board<G>, perspective: PlayerId, sink: &
     total
 }
 
+/// The `patterns` evaluation of an 8x8 board from `perspective`'s view: the tables give the side
+/// to move's value, negated (terms too) for the other side.
+#[inline]
+fn pattern_eval<S: TermSink>(b: &Board<Geo8>, perspective: PlayerId, sink: &mut S) -> f64 {
+    let (p, o) = b.me_opp();
+    let sign = if b.to_move == perspective { 1.0 } else { -1.0 };
+    let v = patterns::evaluate_with(patterns::weights(), p, o, S::ACTIVE, |name, raw, w| {
+        sink.term(name, raw, w * sign)
+    });
+    v as f64 * sign
+}
+
 /// The disc difference from `perspective`'s view.
 #[inline]
 fn discs<G: Geometry, S: TermSink>(b: &Board<G>, perspective: PlayerId, sink: &mut S) -> f64 {
@@ -284,6 +300,12 @@ impl Evaluator<Reversi> for ReversiEval {
                 decimals: 0,
             },
             ReversiEval::Strong => ValueUnit::POINTS,
+            ReversiEval::Patterns => ValueUnit {
+                per_unit: patterns::PER_DISC,
+                name: "discs",
+                one: "disc",
+                decimals: 1,
+            },
         }
     }
 
@@ -291,6 +313,7 @@ impl Evaluator<Reversi> for ReversiEval {
         match self {
             ReversiEval::Discs => "discs",
             ReversiEval::Strong => "strong",
+            ReversiEval::Patterns => "patterns",
         }
     }
 
@@ -301,6 +324,8 @@ impl Evaluator<Reversi> for ReversiEval {
             (ReversiEval::Discs, Repr::Sized(b)) => discs(b, perspective, sink),
             (ReversiEval::Strong, Repr::Eight(b)) => strong(b, perspective, sink),
             (ReversiEval::Strong, Repr::Sized(b)) => strong(b, perspective, sink),
+            (ReversiEval::Patterns, Repr::Eight(b)) => pattern_eval(b, perspective, sink),
+            (ReversiEval::Patterns, Repr::Sized(b)) => strong(b, perspective, sink),
         }
     }
 }

@@ -17,6 +17,8 @@ pub mod endgame;
 pub mod eval;
 mod general;
 mod notation;
+pub mod patterns;
+pub mod train;
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 mod simd;
 mod view;
@@ -405,14 +407,28 @@ impl Playable for Reversi {
     }
 
     fn evaluator_names() -> &'static [&'static str] {
-        &["strong", "discs"]
+        &["strong", "patterns", "discs"]
     }
 
     fn evaluator(name: &str) -> Result<ReversiEval, Error> {
         match name {
             "" | "strong" => Ok(ReversiEval::Strong),
             "discs" => Ok(ReversiEval::Discs),
-            _ => Err(Error::bad_option("evaluator", name, "strong or discs")),
+            "patterns" => Ok(ReversiEval::Patterns),
+            _ => Err(Error::bad_option(
+                "evaluator",
+                name,
+                "strong, patterns or discs",
+            )),
+        }
+    }
+
+    /// The default is `patterns` on 8x8 (measured stronger than `strong`: docs/benchmarks.md) and
+    /// `strong` on the other sizes, which have no trained tables.
+    fn evaluator_for(&self, name: &str) -> Result<ReversiEval, Error> {
+        match name {
+            "" if self.is_bitboard() => Ok(ReversiEval::Patterns),
+            _ => Reversi::evaluator(name),
         }
     }
 

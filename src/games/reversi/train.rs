@@ -1,0 +1,471 @@
+//! The training pipeline of the `patterns` evaluator (`plyscope train-reversi`, docs/reversi.md).
+//!
+//! 1. **Games.** Self-play from the start position: the first plies are random (a number drawn
+//!    between [`TrainConfig::random_min`] and [`TrainConfig::random_max`]), then each side plays
+//!    the best move of a shallow alpha-beta search on a small hand-set evaluation (mobility,
+//!    corners, X-squares), or a random move with probability [`TrainConfig::epsilon`]. Every
+//!    position where the side to move has a move is kept.
+//! 2. **Exact labels.** Positions with at most [`TrainConfig::exact_empties`] empty squares are
+//!    solved by the endgame solver: their label is the exact final disc margin of the side to move.
+//! 3. **Phases, last first.** Phase 0 (the last empties) is fitted first. The positions of a later
+//!    phase without an exact label are labelled by an alpha-beta search of
+//!    [`TrainConfig::label_depth`] plies whose leaves are evaluated with the phases already fitted
+//!    (Buro's bootstrapping), then the phase is fitted.
+//! 4. **The fit.** Least squares by gradient steps in which each weight moves by the mean residual
+//!    of the positions that use it ([`fit`]); weights that symmetry ties share one value. One
+//!    position in ten is held out and its error reported.
+//!
+//! Everything runs on one thread and is deterministic from [`TrainConfig::seed`].
+
+use super::bitboard::moves8;
+use super::endgame::{self, Solver};
+use super::patterns::{
+    self, Family, FAMILIES, NUM_FAMILIES, NUM_PLACEMENTS, NUM_SCALARS, OFFSETS, PHASES,
+    PHASE_SIZE, PHASE_WIDTH, TOTAL_WEIGHTS,
+};
+
+/// The settings of a training run.
+#[derive(Debug, Clone)]
+pub struct TrainConfig {
+    /// The seed of every random choice.
+    pub seed: u64,
+    /// Self-play games.
+    pub games: usize,
+    /// Fewest random plies at the start of a game.
+    pub random_min: u32,
+    /// Most random plies at the start of a game.
+    pub random_max: u32,
+    /// The share of later moves played at random.
+    pub epsilon: f64,
+    /// The depth of the self-play search.
+    pub play_depth: u32,
+    /// Positions with at most this many empties get the solver's exact label.
+    pub exact_empties: u32,
+    /// The depth of the search that labels the other positions.
+    pub label_depth: u32,
+    /// Gradient epochs per phase.
+    pub epochs: usize,
+    /// Regularisation: each weight's step divides its residual sum by (uses + this).
+    pub shrink: f32,
+}
+
+impl Default for TrainConfig {
+    fn default() -> Self {
+        TrainConfig {
+            seed: 1,
+            games: 2000,
+            random_min: 2,
+            random_max: 24,
+            epsilon: 0.1,
+            play_depth: 2,
+            exact_empties: 14,
+            label_depth: 4,
+            epochs: 40,
+            shrink: 4.0,
+        }
+    }
+}
+
+/// A training position: `p` to move against `o`, its label (final margin for `p`, in discs) and
+/// whether the label is exact.
+#[derive(Debug, Clone, Copy)]
+pub struct Sample {
+    /// The side to move's discs.
+    pub p: u64,
+    /// The other side's discs.
+    pub o: u64,
+    /// The label, in discs for the side to move (NaN until labelled).
+    pub label: f32,
+    /// Whether the solver gave the label.
+    pub exact: bool,
+}
+
+impl Sample {
+    /// Empty squares.
+    pub fn empties(&self) -> u32 {
+        64 - (self.p | self.o).count_ones()
+    }
+}
+
+/// A small deterministic generator (splitmix64).
+#[derive(Debug, Clone)]
+pub struct SplitMix(u64);
+
+impl SplitMix {
+    /// A generator from a seed.
+    pub fn new(seed: u64) -> Self {
+        SplitMix(seed)
+    }
+    /// The next 64 random bits.
+    pub fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    /// A number below `n` (`n` > 0).
+    pub fn below(&mut self, n: u64) -> u64 {
+        ((self.next() >> 32) * n) >> 32
+    }
+    /// A number in [0, 1).
+    pub fn unit(&mut self) -> f64 {
+        (self.next() >> 11) as f64 / (1u64 << 53) as f64
+    }
+}
+
+/// The `k`-th set bit of `m`.
+fn nth_bit(mut m: u64, k: u64) -> u32 {
+    for _ in 0..k {
+        m &= m - 1;
+    }
+    m.trailing_zeros()
+}
+
+/// The self-play evaluation: mobility, corners and X-squares next to empty corners, for `p`.
+fn play_eval(p: u64, o: u64) -> i32 {
+    const CORNERS: u64 = 0x8100_0000_0000_0081;
+    const X: [(u64, u64); 4] = [(1, 1 << 9), (1 << 7, 1 << 14), (1 << 56, 1 << 49), (1 << 63, 1 << 54)];
+    let mob = moves8(p, o).count_ones() as i32 - moves8(o, p).count_ones() as i32;
+    let corners = (p & CORNERS).count_ones() as i32 - (o & CORNERS).count_ones() as i32;
+    let mut xs = 0;
+    for (c, x) in X {
+        if (p | o) & c == 0 {
+            xs += (p & x != 0) as i32 - (o & x != 0) as i32;
+        }
+    }
+    10 * mob + 60 * corners - 25 * xs
+}
+
+/// Negamax alpha-beta to `depth` with `leaf` at the leaves; a finished game is worth its margin
+/// (scaled by `end_scale`).
+fn negamax(
+    p: u64,
+    o: u64,
+    depth: u32,
+    mut alpha: f32,
+    beta: f32,
+    leaf: &impl Fn(u64, u64) -> f32,
+    end_scale: f32,
+) -> f32 {
+    let mut moves = moves8(p, o);
+    if moves == 0 {
+        if moves8(o, p) == 0 {
+            return endgame::final_margin(p, o) as f32 * end_scale;
+        }
+        if depth == 0 {
+            return leaf(p, o);
+        }
+        return -negamax(o, p, depth - 1, -beta, -alpha, leaf, end_scale);
+    }
+    if depth == 0 {
+        return leaf(p, o);
+    }
+    let mut best = f32::NEG_INFINITY;
+    while moves != 0 {
+        let x = moves.trailing_zeros();
+        moves &= moves - 1;
+        let (np, no) = endgame::play_square(p, o, x).expect("a legal move");
+        let v = -negamax(no, np, depth - 1, -beta, -alpha, leaf, end_scale);
+        if v > best {
+            best = v;
+            if v > alpha {
+                alpha = v;
+                if alpha >= beta {
+                    break;
+                }
+            }
+        }
+    }
+    best
+}
+
+/// Plays the self-play games and returns their positions (exact labels not yet set).
+pub fn play_games(cfg: &TrainConfig) -> Vec<Sample> {
+    let mut rng = SplitMix::new(cfg.seed);
+    let mut out = Vec::new();
+    for _ in 0..cfg.games {
+        let span = cfg.random_max.saturating_sub(cfg.random_min) as u64 + 1;
+        let random_plies = cfg.random_min + rng.below(span) as u32;
+        let (mut p, mut o) = (0x0000_0008_1000_0000u64, 0x0000_0010_0800_0000u64);
+        let mut ply = 0;
+        loop {
+            let moves = moves8(p, o);
+            if moves == 0 {
+                if moves8(o, p) == 0 {
+                    break;
+                }
+                (p, o) = (o, p);
+                continue;
+            }
+            out.push(Sample {
+                p,
+                o,
+                label: f32::NAN,
+                exact: false,
+            });
+            let n = moves.count_ones() as u64;
+            let x = if ply < random_plies || rng.unit() < cfg.epsilon {
+                nth_bit(moves, rng.below(n))
+            } else {
+                // The best move by the shallow search; ties broken at random.
+                let mut best = f32::NEG_INFINITY;
+                let mut choice = moves.trailing_zeros();
+                let mut ties = 0;
+                let mut m = moves;
+                while m != 0 {
+                    let x = m.trailing_zeros();
+                    m &= m - 1;
+                    let (np, no) = endgame::play_square(p, o, x).expect("a legal move");
+                    let leaf = |a: u64, b: u64| play_eval(a, b) as f32;
+                    let v = -negamax(
+                        no,
+                        np,
+                        cfg.play_depth.saturating_sub(1),
+                        f32::NEG_INFINITY,
+                        -best + 1.0,
+                        &leaf,
+                        1000.0,
+                    );
+                    if v > best {
+                        best = v;
+                        choice = x;
+                        ties = 1;
+                    } else if v == best {
+                        ties += 1;
+                        if rng.below(ties) == 0 {
+                            choice = x;
+                        }
+                    }
+                }
+                choice
+            };
+            let (np, no) = endgame::play_square(p, o, x).expect("a legal move");
+            (p, o) = (no, np);
+            ply += 1;
+        }
+    }
+    out
+}
+
+/// Gives every position with at most `exact_empties` empties its exact label.
+pub fn label_exact(samples: &mut [Sample], exact_empties: u32) {
+    let mut solver = Solver::new();
+    for s in samples.iter_mut() {
+        if s.empties() <= exact_empties {
+            let sol = solver.solve(s.p, s.o).expect("no node limit");
+            s.label = sol.margin as f32;
+            s.exact = true;
+        }
+    }
+}
+
+/// The evaluation with float weights, in discs for `p`.
+pub fn eval_f32(w: &[f32], p: u64, o: u64) -> f32 {
+    let base = patterns::phase_of(64 - (p | o).count_ones()) * PHASE_SIZE;
+    let (idx, sc) = patterns::features(p, o);
+    let mut v = 0.0;
+    for i in idx {
+        v += w[base + i as usize];
+    }
+    for k in 0..NUM_SCALARS {
+        v += sc[k] * w[base + OFFSETS[NUM_FAMILIES] + k];
+    }
+    v
+}
+
+/// For each weight of a phase, the weight that holds its value (symmetry ties; itself when untied).
+pub fn tie_map() -> Vec<u32> {
+    let mut map: Vec<u32> = (0..PHASE_SIZE as u32).collect();
+    for f in 0..NUM_FAMILIES {
+        for (local, rep) in Family::tie_groups(f).into_iter().enumerate() {
+            map[OFFSETS[f] + local] = (OFFSETS[f] as u32) + rep;
+        }
+    }
+    map
+}
+
+/// One position's inputs to the fit: the tied weights it uses (within a phase) and the scalars.
+struct Row {
+    idx: [u32; NUM_PLACEMENTS],
+    scalars: [f32; NUM_SCALARS],
+    label: f32,
+}
+
+fn row(s: &Sample, tie: &[u32]) -> Row {
+    let (mut idx, scalars) = patterns::features(s.p, s.o);
+    for i in idx.iter_mut() {
+        *i = tie[*i as usize];
+    }
+    Row {
+        idx,
+        scalars,
+        label: s.label,
+    }
+}
+
+/// The mean squared error of one phase's weights `w` on `rows`.
+fn mse(w: &[f32], rows: &[Row]) -> f64 {
+    if rows.is_empty() {
+        return 0.0;
+    }
+    let sc = OFFSETS[NUM_FAMILIES];
+    let mut e = 0.0f64;
+    for r in rows {
+        let mut v = 0.0f32;
+        for &i in &r.idx {
+            v += w[i as usize];
+        }
+        for k in 0..NUM_SCALARS {
+            v += r.scalars[k] * w[sc + k];
+        }
+        e += ((r.label - v) as f64).powi(2);
+    }
+    e / rows.len() as f64
+}
+
+/// What a fit did: mean squared errors (discs²) before and after on the fitted and held-out rows.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct FitReport {
+    /// Rows fitted.
+    pub rows: usize,
+    /// Rows held out.
+    pub held_out: usize,
+    /// Error on the fitted rows before the fit.
+    pub before: f64,
+    /// Error on the fitted rows after.
+    pub after: f64,
+    /// Error on the held-out rows before.
+    pub held_before: f64,
+    /// Error on the held-out rows after.
+    pub held_after: f64,
+}
+
+/// Fits one phase's weights `w` (length [`PHASE_SIZE`], tied entries read through their
+/// representative) to `train` by `epochs` steps: each weight moves by the sum of the residuals of
+/// the rows that use it (times the input, for scalars) over (its uses + `shrink`), times a step
+/// that halves whenever the error grows.
+fn fit(w: &mut [f32], train: &[Row], held: &[Row], epochs: usize, shrink: f32) -> FitReport {
+    let sc = OFFSETS[NUM_FAMILIES];
+    let mut rep = FitReport {
+        rows: train.len(),
+        held_out: held.len(),
+        before: mse(w, train),
+        held_before: mse(w, held),
+        ..FitReport::default()
+    };
+    let mut grad = vec![0f32; PHASE_SIZE];
+    let mut count = vec![0f32; PHASE_SIZE];
+    // Every row moves NUM_PLACEMENTS + NUM_SCALARS weights at once: a step of about their inverse
+    // keeps the joint update from overshooting.
+    let mut step = 2.0 / (NUM_PLACEMENTS + NUM_SCALARS) as f32;
+    let mut last = rep.before;
+    for _ in 0..epochs {
+        grad.fill(0.0);
+        count.fill(0.0);
+        for r in train {
+            let mut v = 0.0f32;
+            for &i in &r.idx {
+                v += w[i as usize];
+            }
+            for k in 0..NUM_SCALARS {
+                v += r.scalars[k] * w[sc + k];
+            }
+            let res = r.label - v;
+            for &i in &r.idx {
+                grad[i as usize] += res;
+                count[i as usize] += 1.0;
+            }
+            for k in 0..NUM_SCALARS {
+                grad[sc + k] += res * r.scalars[k];
+                count[sc + k] += r.scalars[k] * r.scalars[k];
+            }
+        }
+        let old: Vec<f32> = w.to_vec();
+        for j in 0..PHASE_SIZE {
+            if count[j] > 0.0 {
+                w[j] += step * grad[j] / (count[j] + shrink);
+            }
+        }
+        let now = mse(w, train);
+        if now > last {
+            w.copy_from_slice(&old);
+            step *= 0.5;
+        } else {
+            last = now;
+        }
+    }
+    rep.after = mse(w, train);
+    rep.held_after = mse(w, held);
+    rep
+}
+
+/// Trains every phase, last first; `log` hears one line per phase. Returns the weights (float,
+/// every tied entry filled in) and the reports.
+pub fn train(
+    cfg: &TrainConfig,
+    samples: &mut [Sample],
+    mut log: impl FnMut(&str),
+) -> (Vec<f32>, Vec<FitReport>) {
+    let tie = tie_map();
+    let mut w = vec![0f32; TOTAL_WEIGHTS];
+    let mut reports = Vec::new();
+    for phase in 0..PHASES {
+        let lo = phase as u32 * PHASE_WIDTH + 1;
+        let hi = lo + PHASE_WIDTH - 1;
+        // Label this phase's positions by a search into the phases already fitted.
+        let mut searched = 0;
+        for s in samples.iter_mut() {
+            let e = s.empties();
+            if (lo..=hi).contains(&e) && !s.exact {
+                let leaf = |a: u64, b: u64| eval_f32(&w, a, b);
+                s.label = negamax(
+                    s.p,
+                    s.o,
+                    cfg.label_depth,
+                    f32::NEG_INFINITY,
+                    f32::INFINITY,
+                    &leaf,
+                    1.0,
+                );
+                searched += 1;
+            }
+        }
+        // Fit on this phase and the two empties below it (smoother phase boundaries).
+        let (mut fit_rows, mut held_rows) = (Vec::new(), Vec::new());
+        for (k, s) in samples.iter().enumerate() {
+            let e = s.empties();
+            if e + 2 >= lo && e <= hi && e >= 1 && s.label.is_finite() {
+                let r = row(s, &tie);
+                if k % 10 == 9 {
+                    held_rows.push(r);
+                } else {
+                    fit_rows.push(r);
+                }
+            }
+        }
+        let block = &mut w[phase * PHASE_SIZE..(phase + 1) * PHASE_SIZE];
+        let rep = fit(block, &fit_rows, &held_rows, cfg.epochs, cfg.shrink);
+        for j in 0..PHASE_SIZE {
+            block[j] = block[tie[j] as usize];
+        }
+        log(&format!(
+            "phase {phase:2} (empties {lo:2}-{hi:2}): {} rows ({} searched labels), {} held out; mse {:.1} -> {:.1} discs^2, held out {:.1} -> {:.1}",
+            rep.rows, searched, rep.held_out, rep.before, rep.after, rep.held_before, rep.held_after
+        ));
+        reports.push(rep);
+    }
+    (w, reports)
+}
+
+/// Float weights (discs) to the shipped form (hundredths of a disc).
+pub fn quantise(w: &[f32]) -> Vec<i16> {
+    w.iter()
+        .map(|&x| (x * patterns::PER_DISC as f32).round().clamp(-32767.0, 32767.0) as i16)
+        .collect()
+}
+
+/// The family names, for logs.
+pub fn family_names() -> Vec<&'static str> {
+    FAMILIES.iter().map(|f| f.name).collect()
+}
