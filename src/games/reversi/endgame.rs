@@ -531,6 +531,12 @@ impl<'a> Solver<'a> {
         if n == 1 {
             return last_square(p, o, empties.trailing_zeros());
         }
+        if self.stability && n >= 4 && 64 - 2 * o.count_ones() as i32 <= alpha {
+            let bound = 64 - 2 * stable_discs(o, p).count_ones() as i32;
+            if bound <= alpha {
+                return bound;
+            }
+        }
         // Squares of odd regions first.
         let mut odd = 0u64;
         for q in QUADRANTS {
