@@ -2,7 +2,7 @@
 //! a plain minimax written against the public game interface on random late positions.
 
 use plyscope::core::{Game, Rng, Turn};
-use plyscope::games::reversi::endgame::{square_name, Solver};
+use plyscope::games::reversi::endgame::{square_name, stable_discs, Solver};
 use plyscope::games::reversi::Reversi;
 
 mod common;
@@ -154,6 +154,74 @@ fn the_solver_agrees_with_minimax_on_random_endgames() {
         assert!(hi.margin <= want + 2, "fail low gives an upper bound");
         checked += 1;
     }
+}
+
+/// The discs `stable_discs` counts for either side keep their colour on every random line of play
+/// to the end of the game, and midgame positions do have some (so the check is not empty).
+#[test]
+fn stable_discs_are_never_flipped() {
+    let mut rng = Rng::seeded(5);
+    let mut moves = Vec::new();
+    let mut counted = 0;
+    for _ in 0..300 {
+        let mut pos = Reversi::new(8).unwrap();
+        let stop_at = 10 + rng.below(40) as u32; // 10..49 empty squares
+        while pos.empties() > stop_at && pos.turn() != Turn::Terminal {
+            pos.legal_moves(&mut moves);
+            pos.play_unchecked(moves[rng.below(moves.len() as u64) as usize]);
+        }
+        if pos.turn() == Turn::Terminal {
+            continue;
+        }
+        let (p, o) = pos.bitboards().unwrap();
+        let (sp, so) = (stable_discs(p, o), stable_discs(o, p));
+        assert_eq!(sp & !p, 0, "only the side's own discs");
+        assert_eq!(so & !o, 0, "only the side's own discs");
+        counted += (sp | so).count_ones();
+        let me = pos.side_to_move();
+        for _ in 0..4 {
+            let mut line = pos.clone();
+            while line.turn() != Turn::Terminal {
+                line.legal_moves(&mut moves);
+                line.play_unchecked(moves[rng.below(moves.len() as u64) as usize]);
+                let (a, b) = line.bitboards().unwrap();
+                let (mine, theirs) = if line.side_to_move() == me {
+                    (a, b)
+                } else {
+                    (b, a)
+                };
+                assert_eq!(
+                    sp & !mine,
+                    0,
+                    "a stable disc of the side to move turned at {}",
+                    pos.position_text()
+                );
+                assert_eq!(
+                    so & !theirs,
+                    0,
+                    "a stable disc of the other side turned at {}",
+                    pos.position_text()
+                );
+            }
+        }
+    }
+    assert!(
+        counted > 300,
+        "random midgames have stable discs ({counted} counted)"
+    );
+}
+
+#[test]
+fn stable_discs_on_full_lines_and_corners() {
+    // A full board: every disc is stable.
+    let p = 0x0F0F_0F0F_0F0F_0F0Fu64;
+    assert_eq!(stable_discs(p, !p), p);
+    assert_eq!(stable_discs(!p, p), !p);
+    // A lone corner disc is stable, a lone centre disc is not.
+    assert_eq!(stable_discs(1, 1 << 9), 1);
+    assert_eq!(stable_discs(1 << 27, 1 << 28), 0);
+    // A run along the first row from the a1 corner is stable up to its first gap.
+    assert_eq!(stable_discs(0b0000_0111 | 0b0001_0000, 1 << 9), 0b0000_0111);
 }
 
 #[test]

@@ -143,10 +143,11 @@ USAGE:
       in pairs of games that open with the same K random plies (default 2), colours swapped; a
       game still going after P plies (default 400) counts as a draw. In a single-player game (Threes) both play the same
       deals and their scores are compared. Prints each game, the tally and the load average.
-  plyscope solve --position TEXT [--each] [--nodes N] [--json]
+  plyscope solve --position TEXT [--each] [--nodes N] [--window LO,HI] [--json] [--no-stability]
       Solve an 8x8 Reversi position exactly (the endgame solver, docs/reversi.md): the final disc
       margin of the side to move under perfect play (empties to the winner) and a best move.
-      --each gives every legal move's exact margin; --nodes N stops after N positions.
+      --each gives every legal move's exact margin; --nodes N stops after N positions; --window
+      LO,HI solves within that window of margins (a bound when the value lies outside).
   plyscope train-reversi --out FILE [--games N] [--seed S] [--random-min K] [--random-max K]
                          [--epsilon X] [--play-depth D] [--exact E] [--label-depth D]
                          [--epochs N] [--shrink X]
@@ -347,7 +348,11 @@ fn state(args: &[String]) -> Result<(), Usage> {
 fn solve(args: &[String]) -> Result<(), Usage> {
     use plyscope::games::reversi::endgame::{square_name, Solver};
     use plyscope::games::reversi::Reversi;
-    let opts = Opts::parse(args, &["--each", "--json"], &["--position", "--nodes"])?;
+    let opts = Opts::parse(
+        args,
+        &["--each", "--json", "--no-stability"],
+        &["--position", "--nodes", "--window"],
+    )?;
     let text = opts
         .value("--position")
         .ok_or_else(|| Usage("solve needs --position TEXT (an 8x8 Reversi position)".into()))?;
@@ -360,7 +365,9 @@ fn solve(args: &[String]) -> Result<(), Usage> {
     if nodes == Some(0) {
         return Err(Usage("--nodes must be at least 1".into()));
     }
-    let mut solver = Solver::new().with_node_limit(nodes.unwrap_or(u64::MAX));
+    let mut solver = Solver::new()
+        .with_node_limit(nodes.unwrap_or(u64::MAX))
+        .with_stability(!opts.flag("--no-stability"));
     let t = Instant::now();
     let json = opts.flag("--json");
     if opts.flag("--each") {
@@ -385,7 +392,19 @@ fn solve(args: &[String]) -> Result<(), Usage> {
         }
         return Ok(());
     }
-    let Some(s) = solver.solve(p, o) else {
+    let (lo, hi) = match opts.value("--window") {
+        None => (-64, 64),
+        Some(w) => w
+            .split_once(',')
+            .and_then(|(a, b)| Some((a.trim().parse::<i32>().ok()?, b.trim().parse::<i32>().ok()?)))
+            .filter(|&(a, b)| -65 <= a && a < b && b <= 65)
+            .ok_or_else(|| {
+                Usage(format!(
+                    "--window {w}: expected LO,HI with -65 <= LO < HI <= 65 (disc margins)"
+                ))
+            })?,
+    };
+    let Some(s) = solver.solve_window(p, o, lo, hi) else {
         return Err(Usage(format!("stopped after {} positions", solver.nodes())));
     };
     let ms = t.elapsed().as_secs_f64() * 1000.0;
