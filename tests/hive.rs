@@ -709,3 +709,97 @@ fn board_view_labels_pieces_with_their_numbers() {
         "{hand:?}"
     );
 }
+
+/// The strong evaluator's breakdown of `pos` from `side`'s view: (term name, raw measure).
+fn hive_terms(pos: &Hive, side: u8) -> Vec<(String, f64)> {
+    use plyscope::core::{Breakdown, Evaluator};
+    use plyscope::games::hive::HiveEval;
+    let mut br = Breakdown::default();
+    HiveEval::Strong.evaluate(pos, side as _, &mut br);
+    br.terms.into_iter().map(|t| (t.name, t.raw)).collect()
+}
+
+fn raw_term(pos: &Hive, side: u8, name: &str) -> f64 {
+    hive_terms(pos, side)
+        .into_iter()
+        .find(|(n, _)| n == name)
+        .unwrap_or_else(|| panic!("no term {name:?}"))
+        .1
+}
+
+/// White's queen with four of its six cells taken (its grasshopper east, two ants north-east and
+/// south-east, a black ant west); black's queen with one (its own pinned grasshopper).
+const FOUR_AROUND_WHITE_QUEEN: &str = "Base;InProgress;White[5];wG1;bG1 wG1-;wQ -wG1;bQ bG1-;\
+    wA1 wQ/;bA1 bQ-;wA2 wQ\\;bA1 -wQ";
+
+/// The queen-in-danger term: four taken cells around white's queen give white a danger of 1,
+/// black's queen (one taken) none, so the term is -1 for white and +1 for black (weight negative:
+/// it costs white). With three taken (before the black ant arrives) it is zero for both.
+#[test]
+fn eval_queen_in_danger_counts_the_last_cells() {
+    let pos = game(FOUR_AROUND_WHITE_QUEEN);
+    assert_eq!(pos.queen_neighbours(0), 4);
+    assert_eq!(raw_term(&pos, 0, "queen in danger"), 1.0);
+    assert_eq!(raw_term(&pos, 1, "queen in danger"), -1.0);
+    let three =
+        game("Base;InProgress;Black[4];wG1;bG1 wG1-;wQ -wG1;bQ bG1-;wA1 wQ/;bA1 bQ-;wA2 wQ\\");
+    assert_eq!(three.queen_neighbours(0), 3);
+    assert_eq!(raw_term(&three, 0, "queen in danger"), 0.0);
+}
+
+/// Free pieces at one's own queen: white's two ants next to its queen can leave (counted), its
+/// grasshopper there is pinned by the one-hive rule (not counted), and black's only piece next to
+/// its queen is pinned: +2 for white.
+#[test]
+fn eval_free_pieces_at_own_queen_skip_pinned_ones() {
+    let pos = game(FOUR_AROUND_WHITE_QUEEN);
+    assert_eq!(raw_term(&pos, 0, "free pieces at own queen"), 2.0);
+    assert_eq!(raw_term(&pos, 1, "free pieces at own queen"), -2.0);
+    // Before any ant: only the pinned grasshopper touches white's queen.
+    let early = game("Base;InProgress;White[3];wG1;bG1 wG1-;wQ -wG1;bQ bG1-");
+    assert_eq!(raw_term(&early, 0, "free pieces at own queen"), 0.0);
+}
+
+/// A piece touching the enemy queen earns no mobility: black's ant west of white's queen is not a
+/// mobile ant, white's two free ants are, so white leads by 2 (it would be 1 if the committed ant
+/// counted); it still counts as touching white's queen.
+#[test]
+fn eval_pieces_at_the_enemy_queen_earn_no_mobility() {
+    let pos = game(FOUR_AROUND_WHITE_QUEEN);
+    assert_eq!(raw_term(&pos, 0, "mobile ants"), 2.0);
+    assert_eq!(raw_term(&pos, 0, "pieces touching enemy queen"), -1.0);
+    // Before the ant reaches the queen it is mobile: 2 against 1.
+    let before =
+        game("Base;InProgress;Black[4];wG1;bG1 wG1-;wQ -wG1;bQ bG1-;wA1 wQ/;bA1 bQ-;wA2 wQ\\");
+    assert_eq!(raw_term(&before, 0, "mobile ants"), 1.0);
+}
+
+/// Pieces on top of the hive: white's beetle climbed on its own queen counts +1 for white, and
+/// nothing is on top before it climbs.
+#[test]
+fn eval_pieces_on_top_of_the_hive() {
+    let moves = "wB1;bB1 wB1-;wQ -wB1;bQ bB1-;wB2 \\wQ;bA1 bQ-";
+    let before = game(&format!("Base;InProgress;White[4];{moves}"));
+    assert_eq!(raw_term(&before, 0, "pieces on top of the hive"), 0.0);
+    let after = game(&format!("Base;InProgress;Black[4];{moves};wB2 wQ"));
+    assert_eq!(raw_term(&after, 0, "pieces on top of the hive"), 1.0);
+    assert_eq!(raw_term(&after, 1, "pieces on top of the hive"), -1.0);
+}
+
+/// The quiescence extension's trigger: with five of white's queen's six cells taken, black to
+/// move may win at once (unstable), white to move may not (stable: the extension must not chain),
+/// four taken cells are stable, and so is the start.
+#[test]
+fn a_win_in_one_for_the_side_to_move_is_unstable() {
+    let moves = "wG1;bG1 wG1-;wQ -wG1;bQ bG1-;wA1 wQ/;bA1 bQ-;wA2 wQ\\;bA1 -wQ;\
+         wS1 wA2\\;bA2 bQ-;wS2 wS1\\;bA2 \\wQ";
+    let white_to_move = game(&format!("Base;InProgress;White[7];{moves}"));
+    assert_eq!(white_to_move.queen_neighbours(0), 5);
+    assert!(!white_to_move.unstable());
+    let black_to_move = game(&format!("Base;InProgress;Black[7];{moves};wB1 wS2\\"));
+    assert_eq!(black_to_move.queen_neighbours(0), 5);
+    assert!(black_to_move.unstable());
+    let four = game(FOUR_AROUND_WHITE_QUEEN);
+    assert!(!four.unstable());
+    assert!(!Hive::new_game("hive").unwrap().unstable());
+}

@@ -36,6 +36,18 @@ pub const W_BEETLE_ON_QUEEN: f64 = 90.0;
 /// away from it (a defence), counted against the opponent's.
 pub const W_THREAT: f64 = 20.0;
 
+/// Weight of one's own piece next to one's own queen that is free to leave (not pinned, with
+/// somewhere to go): such a blocker costs a liberty now but not for good, so it gives back part of
+/// the liberty's weight.
+pub const W_ESCORT: f64 = 30.0;
+/// Weight of the queen's danger, counted against: with `n` of the six cells around a queen taken,
+/// the danger is `(n - 3)^2` from four taken cells up (1, 4, 9), on top of the liberties' linear
+/// weight, because the last cells are the ones that lose the game.
+pub const W_DANGER: f64 = 45.0;
+/// Weight of a piece of one's own on top of the hive (a beetle or mosquito climbed on another
+/// piece): it moves freely, pins what it covers and can drop next to the enemy queen.
+pub const W_ON_TOP: f64 = 15.0;
+
 /// The Hive evaluators.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum HiveEval {
@@ -68,6 +80,9 @@ struct Measures {
     hand: [f64; 2],
     on_queen: [f64; 2],
     threat: [f64; 2],
+    escort: [f64; 2],
+    danger: [f64; 2],
+    on_top: [f64; 2],
 }
 
 fn queen_terms(h: &Hive, m: &mut Measures) {
@@ -91,11 +106,22 @@ fn queen_terms(h: &Hive, m: &mut Measures) {
         if t != NONE && side_of(t) != s {
             m.on_queen[1 - s as usize] += 1.0;
         }
+        let taken = 6.0 - m.liberties[s as usize];
+        if taken > 3.0 {
+            m.danger[s as usize] = (taken - 3.0) * (taken - 3.0);
+        }
     }
+}
+
+/// Whether cell `c` is next to cell `q`.
+#[inline(always)]
+fn touches(c: u16, q: u16) -> bool {
+    q != IN_HAND && (0..6).any(|d| nb(c, d) == q)
 }
 
 fn full_terms(h: &Hive, m: &mut Measures) {
     let pinned = h.pinned();
+    let queens = [h.pos(QUEEN as u8), h.pos(PER_SIDE as u8 + QUEEN as u8)];
     for p in 0..super::PIECES as u8 {
         let s = side_of(p) as usize;
         if !h.in_game(p) {
@@ -113,22 +139,34 @@ fn full_terms(h: &Hive, m: &mut Measures) {
             m.pinned[s] += 1.0;
             continue;
         }
-        if h.queen_placed(s as u8) && h.can_move_somewhere(p) {
-            m.mobile[s][bug_of(p) as usize] += 1.0;
+        let b = bug_of(p);
+        let at_own_queen = b != Bug::Queen && touches(c, queens[s]);
+        // A piece touching the enemy queen is committed there: it earns the touching term, not
+        // mobility (moving it away would free the queen).
+        let at_enemy_queen = touches(c, queens[1 - s]);
+        if h.queen_placed(s as u8)
+            && (at_own_queen || !at_enemy_queen)
+            && h.can_move_somewhere(p)
+        {
+            if !at_enemy_queen {
+                m.mobile[s][b as usize] += 1.0;
+            }
+            if at_own_queen && h.level(p) == 0 {
+                m.escort[s] += 1.0;
+            }
+        }
+        if h.level(p) > 0 {
+            m.on_top[s] += 1.0;
         }
         // A pillbug (or a mosquito touching one) next to its own queen can lift attackers off.
-        let b = bug_of(p);
-        if h.level(p) == 0 && (b == Bug::Pillbug || b == Bug::Mosquito) {
-            let q = h.pos(s as u8 * PER_SIDE as u8 + QUEEN as u8);
-            if q != IN_HAND && (0..6).any(|d| nb(c, d) == q) {
-                let powered = b == Bug::Pillbug
-                    || (0..6).any(|d| {
-                        let t = h.top(nb(c, d));
-                        t != NONE && bug_of(t) == Bug::Pillbug
-                    });
-                if powered {
-                    m.threat[s] += 1.0;
-                }
+        if h.level(p) == 0 && (b == Bug::Pillbug || b == Bug::Mosquito) && at_own_queen {
+            let powered = b == Bug::Pillbug
+                || (0..6).any(|d| {
+                    let t = h.top(nb(c, d));
+                    t != NONE && bug_of(t) == Bug::Pillbug
+                });
+            if powered {
+                m.threat[s] += 1.0;
             }
         }
     }
@@ -152,6 +190,7 @@ impl Evaluator<Hive> for HiveEval {
         t.diff("queen liberties", m.liberties, W_LIBERTY);
         t.diff("pieces touching enemy queen", m.touching, W_TOUCH);
         if *self == HiveEval::Strong {
+            t.diff("queen in danger", m.danger, -W_DANGER);
             t.diff("beetle on enemy queen", m.on_queen, W_BEETLE_ON_QUEEN);
             t.diff("pinned pieces", m.pinned, -W_PINNED);
             for &(bug, w) in &W_MOBILE {
@@ -163,6 +202,8 @@ impl Evaluator<Hive> for HiveEval {
             }
             t.diff("pieces in hand", m.hand, W_HAND);
             t.diff("pillbug guards at queen", m.threat, W_THREAT);
+            t.diff("free pieces at own queen", m.escort, W_ESCORT);
+            t.diff("pieces on top of the hive", m.on_top, W_ON_TOP);
         }
         t.total
     }

@@ -815,6 +815,14 @@ impl Game for Hive {
         None
     }
 
+    /// The side to move may win at once: the enemy queen has five of its six cells taken. A
+    /// search reaching its horizon here looks one ply further (the quiescence extension) instead
+    /// of trusting the static evaluation. Only the enemy queen counts: the extended ply's children
+    /// have the other side to move, so the extension does not chain while a queen stays at five.
+    fn unstable(&self) -> bool {
+        self.queen_neighbours(1 - self.side()) == 5
+    }
+
     fn zobrist(&self) -> u64 {
         self.key
     }
