@@ -415,3 +415,71 @@ fn the_table_is_used_only_from_its_minimum_depth() {
         assert!(err.contains("tt_min_depth"), "{err}");
     }
 }
+
+/// A textbook tree (root moves a1 = b, a2 = a, a3 = c) where the depth-2 iteration prefers b (10 against a's -15) but the exact
+/// depth-3 values prefer a (30 against b's 10), and a third move c, searched last at depth 3, has
+/// a big subtree: 20 nodes of 20 leaves each, all -20.
+fn deeper_refutes_tree() -> plyscope::games::textbook::Textbook {
+    let group = format!("({})", vec!["-20"; 20].join(" "));
+    let c = format!("({})", vec![group.as_str(); 20].join(" "));
+    let text = format!("((10 10) (10 10)) ((30 30) (30 -60)) {c}");
+    plyscope::games::textbook::Textbook::from_position_text("textbook", &text).unwrap()
+}
+
+/// When the budget stops an iteration after a root move has beaten the last iteration's best at
+/// the deeper depth, that move is played (before, the stopped iteration was thrown away and the
+/// shallower choice played). Node budgets make the stop deterministic.
+#[test]
+fn a_move_that_beats_the_last_best_in_a_stopped_iteration_is_played() {
+    use plyscope::games::textbook::TextbookEval;
+    let pos = deeper_refutes_tree();
+    let cfg = SearchConfig {
+        depth: 10,
+        iterative_deepening: true,
+        random_ties: false,
+        seed: Some(1),
+        ..SearchConfig::default()
+    };
+    let text = |r: &plyscope::search::SearchResult<u8>| pos.format_move(r.best.unwrap());
+    let two = search(
+        &pos,
+        &TextbookEval,
+        &SearchConfig {
+            depth: 2,
+            ..cfg.clone()
+        },
+        Hooks::default(),
+    )
+    .unwrap();
+    assert_eq!(
+        text(&two),
+        "a1",
+        "depth 2 prefers b (the first root move, a1)"
+    );
+    let full = search(&pos, &TextbookEval, &cfg, Hooks::default()).unwrap();
+    assert_eq!(full.stats.depth_reached, 3);
+    assert_eq!(text(&full), "a2", "the exact values prefer a (a2)");
+    // Budgets that stop the third iteration in c's subtree, after a and b were searched.
+    let mut stopped = 0;
+    for budget in full.stats.nodes.saturating_sub(15)..full.stats.nodes {
+        let cfg = SearchConfig {
+            node_budget: Some(budget),
+            ..cfg.clone()
+        };
+        let r = search(&pos, &TextbookEval, &cfg, Hooks::default()).unwrap();
+        if r.stats.depth_reached == 2 {
+            stopped += 1;
+            assert_eq!(
+                text(&r),
+                "a2",
+                "budget {budget}: the deeper refutation is used"
+            );
+            assert_eq!(r.value, 30.0, "budget {budget}: with a's deeper value");
+            assert_eq!(r.pv.len(), 3, "budget {budget}: and a's deeper line");
+        }
+    }
+    assert!(
+        stopped >= 10,
+        "only {stopped} budgets stopped in the third iteration"
+    );
+}

@@ -557,6 +557,13 @@ fn run<G: Game, E: Evaluator<G>, R: Restart<G>>(
                 let roots = root_moves_of(&values, &root_kids);
                 partial = Some((roots, pvs, rec));
             } else {
+                // Alpha-beta only: an expectimax iteration may be a probability step (a coarser
+                // cut-off, not a deeper search), and Threes keeps its measured behaviour.
+                if !R::ACTIVE && s.prune && !step {
+                    if let Some(d) = done.as_mut() {
+                        promote_deeper(&mut d.0, &mut d.1, &values, &pvs, &root_kids, lo);
+                    }
+                }
                 rec.recycle();
             }
             break;
@@ -620,6 +627,54 @@ fn run<G: Game, E: Evaluator<G>, R: Restart<G>>(
         std::mem::replace(&mut s.rec, unused).recycle();
     }
     Ok(result)
+}
+
+/// An iteration stopped by the budget still says something when a root move searched in it beat
+/// the first one (the last iteration's best, searched first) at the deeper depth: the first
+/// move's deeper value is below that move's, so the last completed iteration's choice is refuted.
+/// Then that move (the best such) is played: it takes its deeper value and line in `roots` and
+/// `pvs` (the last completed iteration's), and every other move is valued below it (and marked
+/// inexact where that lowered it). `values` are the stopped iteration's (child index, value,
+/// exact), in search order, `lo` its window's lower end. Without such a move nothing changes.
+///
+/// Only when no tree is recorded: a recorded search shows the last completed iteration's tree,
+/// and its choice stays the one that tree explains.
+fn promote_deeper<G: Game>(
+    roots: &mut [RootMove<G::Move>],
+    pvs: &mut [Vec<G::Move>],
+    values: &[(usize, f64, bool)],
+    partial_pvs: &[Vec<G::Move>],
+    kids: &[Child<G>],
+    lo: f64,
+) {
+    let Some(&(first, first_value, _)) = values.first() else {
+        return;
+    };
+    // A later move counts only with a value above the window's lower end (a fail-low is a bound
+    // from above, not a value) and above the first move's.
+    let Some((k, &(i, v, exact))) = values
+        .iter()
+        .enumerate()
+        .skip(1)
+        .filter(|(_, e)| e.0 != first && e.1 > first_value && e.1 > lo)
+        .max_by(|a, b| a.1 .1.total_cmp(&b.1 .1))
+    else {
+        return;
+    };
+    let mv = kids[i].mv;
+    let Some(at) = roots.iter().position(|r| r.mv == mv) else {
+        return;
+    };
+    for (j, r) in roots.iter_mut().enumerate() {
+        if j == at {
+            r.value = v;
+            r.exact = exact;
+        } else if r.value >= v {
+            r.value = v.next_down();
+            r.exact = false;
+        }
+    }
+    pvs[at] = partial_pvs[k].clone();
 }
 
 /// A line of moves from `root` as texts, up to the first that does not play.

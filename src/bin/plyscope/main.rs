@@ -504,6 +504,11 @@ struct Side {
     moves: u64,
     nodes: u64,
     ms: f64,
+    /// The sum of the depths of the last completed iterations (0 for a move played from an
+    /// unfinished first iteration or by another algorithm).
+    depth: u64,
+    /// The most time one move took.
+    max_ms: f64,
 }
 
 /// A command's first argument, the game id (not an option), or the usage error `usage`.
@@ -585,6 +590,8 @@ fn play_match(args: &[String]) -> Result<(), Usage> {
             side.moves += 1;
             side.nodes += r.stats.nodes;
             side.ms += r.stats.time_ms;
+            side.max_ms = side.max_ms.max(r.stats.time_ms);
+            side.depth += r.stats.depth_reached as u64;
             s.play(&r.mv)?;
             n += 1;
         }
@@ -619,9 +626,11 @@ fn play_match(args: &[String]) -> Result<(), Usage> {
     for (name, side) in ["A", "B"].iter().zip(&sides) {
         let m = side.moves.max(1) as f64;
         outln!(
-            "{name}: {:.0} nodes a move, {:.1} ms a move ({} moves)",
+            "{name}: {:.0} nodes a move, {:.1} ms a move (at most {:.1}), depth {:.2} a move ({} moves)",
             side.nodes as f64 / m,
             side.ms / m,
+            side.max_ms,
+            side.depth as f64 / m,
             side.moves
         );
     }
