@@ -12,10 +12,12 @@ import { startServer, launch } from '../tests/e2e/harness.mjs';
 
 const RUNS = Number(process.argv[2] || 5);
 const COUNTS = [1, 2, ...(process.env.WORKERS ? [Number(process.env.WORKERS)] : [])];
+// The midgame of `plyscope bench --parallel`, and Ataxx from the start, at the depths of the
+// 1.6x goal (REVERSI_DEPTH / ATAXX_DEPTH: other depths, several separated by spaces).
+const depths = (v, d) => (v || d).split(/\s+/).filter(Boolean).map(Number);
 const CASES = [
-  // The midgame of `plyscope bench --parallel`, and Ataxx from the start.
-  { game: 'reversi', moves: 'f5 d6 c3 d3 c4 f4 c5 b3 c2 e6 c6 b4', depth: Number(process.env.REVERSI_DEPTH || 11) },
-  { game: 'ataxx', moves: '', depth: Number(process.env.ATAXX_DEPTH || 6) },
+  ...depths(process.env.REVERSI_DEPTH, '12 13').map((depth) => ({ game: 'reversi', moves: 'f5 d6 c3 d3 c4 f4 c5 b3 c2 e6 c6 b4', depth })),
+  ...depths(process.env.ATAXX_DEPTH, '8 9').map((depth) => ({ game: 'ataxx', moves: '', depth })),
 ];
 const OPTIONS = { algorithm: 'alphabeta', iterative_deepening: true, exact_endgame: 0, random_ties: false, seed: 1 };
 

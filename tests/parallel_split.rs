@@ -143,6 +143,9 @@ fn split_search_equals_single_threaded_ataxx() {
     check_equal("ataxx", &[], 3);
     check_equal("ataxx", &["b6", "a2"], 3);
     check_equal("ataxx", &["b6"], 4);
+    // Deep enough for the best value to swing between depths (2 workers' exact-value jobs
+    // above the lower of the last two depths' values).
+    check_equal("ataxx", &[], 5);
 }
 
 #[test]
@@ -307,9 +310,23 @@ fn split_in_node_time(
             if idle[w] {
                 if let Some(job) = run.next_job() {
                     idle[w] = false;
-                    links[w].0.send(job).unwrap();
+                    links[w].0.send(job.clone()).unwrap();
                     let r = links[w].1.recv().unwrap();
                     total += r.nodes;
+                    if std::env::var_os("SPLIT_TIMELINE").is_some() {
+                        println!(
+                            "  w{w} {:>9}..{:>9} d{:<2} {:5} {} {:?}..{:?} -> {:?} ({} nodes)",
+                            now,
+                            now + r.nodes,
+                            job.depth,
+                            job.mv,
+                            if job.null_window { "null" } else { "full" },
+                            job.lo,
+                            job.hi,
+                            r.value,
+                            r.nodes
+                        );
+                    }
                     queue.push((now + r.nodes.max(1), w as u32, r));
                 }
             }
@@ -335,7 +352,10 @@ fn split_in_node_time(
 /// The split search's speed-up predicted from node counts, whatever the machine's load: a
 /// single-threaded search's nodes over the split search's time to finish when each worker
 /// searches at the speed of one thread on its own core (message passing not counted). Hand-run:
-/// `cargo test --release --test parallel_split -- --ignored --nocapture predicted_speedup`.
+/// `cargo test --release --test parallel_split -- --ignored --nocapture predicted_speedup`;
+/// `SPLIT_CASE=ataxx::9` (game:moves:depth) runs one case, `SPLIT_WORKERS="2 4"` those worker
+/// counts, `SPLIT_TIMELINE=1` prints every job (worker, start..end in nodes, depth, move, window,
+/// value), `SPLIT_NO_LMR` / `SPLIT_NO_TT` / `SPLIT_NO_NULL` turn a technique off.
 #[test]
 #[ignore]
 fn predicted_speedup() {
@@ -346,25 +366,50 @@ fn predicted_speedup() {
         ("ataxx", "", 8),
     ];
     println!(
-        "game      depth workers  1-thread nodes  split nodes  time (nodes)  predicted speed-up"
+        "game      depth workers  1-thread nodes  split nodes  time (nodes)  predicted speed-up  value 1-thread / split"
     );
-    for (game, moves, depth) in cases {
+    // SPLIT_CASE="ataxx::8" (game:moves:depth) runs that case alone; SPLIT_WORKERS="2" those counts.
+    let only = std::env::var("SPLIT_CASE").ok();
+    let one: Vec<(String, String, u32)> = match &only {
+        Some(c) => {
+            let f: Vec<&str> = c.split(':').collect();
+            vec![(f[0].into(), f[1].into(), f[2].parse().unwrap())]
+        }
+        None => cases
+            .iter()
+            .map(|c| (c.0.into(), c.1.into(), c.2))
+            .collect(),
+    };
+    let counts: Vec<u32> = std::env::var("SPLIT_WORKERS")
+        .unwrap_or_else(|_| "2 4 8".into())
+        .split_whitespace()
+        .map(|w| w.parse().unwrap())
+        .collect();
+    for (game, moves, depth) in one {
+        let game = game.as_str();
         let s = session_at(game, &moves.split_whitespace().collect::<Vec<_>>());
+        let on = |name: &str| std::env::var_os(name).is_none();
         let cfg = SearchConfig {
             depth,
             iterative_deepening: true,
             exact_endgame: 0,
             random_ties: false,
             seed: Some(1),
+            // SPLIT_NO_LMR, SPLIT_NO_TT, SPLIT_NO_NULL: that technique off (where values differ).
+            lmr: on("SPLIT_NO_LMR"),
+            null_move: on("SPLIT_NO_NULL"),
+            transposition_table: (!on("SPLIT_NO_TT")).then_some(false),
             ..SearchConfig::default()
         };
         let single = s.search(&cfg, Hooks::default()).unwrap();
-        for workers in [2, 4, 8] {
-            let (_, time, total) = split_in_node_time(s.as_ref(), &cfg, workers);
+        for &workers in &counts {
+            let (rep, time, total) = split_in_node_time(s.as_ref(), &cfg, workers);
             println!(
-                "{game:9} {depth:5} {workers:7} {:15} {total:12} {time:13} {:17.2}x",
+                "{game:9} {depth:5} {workers:7} {:15} {total:12} {time:13} {:17.2}x  {} / {}",
                 single.stats.nodes,
-                single.stats.nodes as f64 / time as f64
+                single.stats.nodes as f64 / time as f64,
+                single.value,
+                rep.value
             );
         }
     }

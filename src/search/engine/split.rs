@@ -16,9 +16,18 @@
 //!   is known;
 //! - then, for each unsettled move: a full-window search above `alpha` when it is known to beat
 //!   it, else a null-window search at `alpha` (principal variation search at the root);
-//! - while the first move's value is not known yet, idle workers search the other moves with a
-//!   null window at the last depth's best value (a guess): whatever the true `alpha` turns out to
-//!   be, a bound stays a bound, and a move the guess did not settle gets another job.
+//! - while the first move's value is not known yet, idle workers search the other moves against
+//!   a guess: whatever the true `alpha` turns out to be, a bound stays a bound, and a move the
+//!   guess did not settle gets another job. With 3 or more workers the guess is the last depth's
+//!   best value and the search a null window at it (cheap tests, many at once). With 2 workers
+//!   (one spare worker, which has time for only a few moves while the first is searched) each
+//!   such job returns the move's exact value when it is above the lower of the last two depths'
+//!   best values, and an upper bound below it otherwise: in Ataxx the best value swings between
+//!   odd and even depths (72 at depth 7, 64 at depth 8 from the start), so a null window at the
+//!   last depth's value failed low at exactly the guess and settled nothing, and the spare
+//!   worker's time was lost. Measured in node time (tests/parallel_split.rs,
+//!   `predicted_speedup`): Ataxx depth 8 from the start 1.17x -> 1.73x at 2 workers; with 4
+//!   workers null windows stay better (2.07x against 1.61x), hence the choice by worker count.
 //!
 //! So the root value of each depth is the one the single-threaded alpha-beta search finds (up to
 //! what the transposition table, reductions and null moves make of a search's history, as in any
@@ -128,6 +137,12 @@ pub struct SplitPlan<T> {
     full_window: bool,
     eps: f64,
     guess: Option<f64>,
+    /// The best value of the depth before the last one.
+    guess_before: Option<f64>,
+    /// Whether the moves searched while the first move's value is unknown get a window open
+    /// above the guess (their exact values) rather than a null window at it (see the module
+    /// documentation); chosen for 2 workers.
+    spec_exact: bool,
     alpha: Option<f64>,
     moves: Vec<MoveState<T>>,
     /// Jobs running: (id, move index, lo, hi, null window, depth).
@@ -169,6 +184,8 @@ impl<T: Clone> SplitPlan<T> {
                 0.0
             },
             guess: None,
+            guess_before: None,
+            spec_exact: workers == 2,
             alpha: None,
             moves: (0..n).map(|_| MoveState::new()).collect(),
             jobs: Vec::new(),
@@ -288,11 +305,21 @@ impl<T: Clone> SplitPlan<T> {
                 None => {
                     // The first move is being searched: test the others against a guess.
                     let Some(g) = self.guess else { continue };
-                    let t = self.threshold(g);
-                    if m.upper <= t || m.lower > t {
+                    if !self.spec_exact {
+                        let t = self.threshold(g);
+                        if m.upper <= t || m.lower > t {
+                            continue;
+                        }
+                        pick = Some((i, t, t.next_up(), true));
+                        break;
+                    }
+                    // One spare worker: exact values above the lower of the last two depths'
+                    // best values (values swing between odd and even depths).
+                    let t = self.threshold(self.guess_before.map_or(g, |b| g.min(b)));
+                    if m.upper <= t {
                         continue;
                     }
-                    pick = Some((i, t, t.next_up(), true));
+                    pick = Some((i, t, inf, false));
                     break;
                 }
             }
@@ -406,6 +433,7 @@ impl<T: Clone> SplitPlan<T> {
         ranked.sort_by(|a, b| b.1.total_cmp(&a.1));
         self.order = ranked.iter().map(|r| r.0).collect();
         self.done = Some((self.depth, roots));
+        self.guess_before = self.guess;
         self.guess = best;
         self.alpha = None;
         let now = now_ms() - self.start;
