@@ -3,8 +3,8 @@
 
 use plyscope::core::{Breakdown, Evaluator, Game, NoTerms};
 use plyscope::games::reversi::patterns::{
-    self, decode, encode, evaluate_with, index, transform, Family, FAMILIES, NUM_FAMILIES,
-    OFFSETS, PHASES, PHASE_SIZE, PLACEMENTS, TOTAL_WEIGHTS,
+    self, decode, encode, evaluate_with, index, transform, Family, FAMILIES, NUM_FAMILIES, OFFSETS,
+    PHASES, PHASE_SIZE, PLACEMENTS, TOTAL_WEIGHTS,
 };
 use plyscope::games::reversi::train::{self, SplitMix, TrainConfig};
 use plyscope::games::reversi::{Reversi, ReversiEval};
@@ -78,7 +78,10 @@ fn index_reads_cells_in_base_three() {
 fn symmetry_ties_only_what_symmetry_requires() {
     let groups = |f: usize| {
         let t = Family::tie_groups(f);
-        t.iter().enumerate().filter(|(i, r)| *i as u32 == **r).count()
+        t.iter()
+            .enumerate()
+            .filter(|(i, r)| *i as u32 == **r)
+            .count()
     };
     // The 2x5 corner has 8 placements, one per symmetry: nothing is tied.
     assert_eq!(groups(2), 3usize.pow(10));
@@ -129,9 +132,13 @@ fn every_symmetric_image_has_the_same_pattern_values() {
     assert!(images_differ > 100);
     // Untied weights do break the symmetry: the check can fail.
     let mut rng = SplitMix::new(12);
-    let untied: Vec<i16> = (0..TOTAL_WEIGHTS).map(|_| rng.below(2001) as i16 - 1000).collect();
+    let untied: Vec<i16> = (0..TOTAL_WEIGHTS)
+        .map(|_| rng.below(2001) as i16 - 1000)
+        .collect();
     let broken = random_positions(5, 2).into_iter().any(|(p, o)| {
-        (1..8).any(|s| family_sums(&untied, p, o) != family_sums(&untied, transform(s, p), transform(s, o)))
+        (1..8).any(|s| {
+            family_sums(&untied, p, o) != family_sums(&untied, transform(s, p), transform(s, o))
+        })
     });
     assert!(broken);
 }
@@ -157,7 +164,9 @@ fn the_shipped_weights_load_with_the_expected_shape_and_are_symmetric() {
     let bytes = encode(&w);
     assert_eq!(decode(&bytes).unwrap(), w);
     assert!(decode(&bytes[..bytes.len() - 1]).is_err());
-    assert!(decode(b"PLYPAT00........").unwrap_err().contains("PLYPAT01"));
+    assert!(decode(b"PLYPAT00........")
+        .unwrap_err()
+        .contains("PLYPAT01"));
     let mut short = bytes.clone();
     short[12] ^= 1;
     assert!(decode(&short).unwrap_err().contains("expected"));
@@ -201,7 +210,10 @@ fn training_on_a_tiny_set_reduces_the_error() {
     assert!(samples.len() > 8 * 40);
     // Deterministic from the seed.
     let again = train::play_games(&cfg);
-    assert!(samples.iter().zip(&again).all(|(a, b)| a.p == b.p && a.o == b.o));
+    assert!(samples
+        .iter()
+        .zip(&again)
+        .all(|(a, b)| a.p == b.p && a.o == b.o));
     train::label_exact(&mut samples, cfg.exact_empties);
     for s in samples.iter().filter(|s| s.exact) {
         assert!(s.label.abs() <= 64.0 && s.label.fract() == 0.0);
@@ -210,13 +222,28 @@ fn training_on_a_tiny_set_reduces_the_error() {
     assert_eq!(reports.len(), PHASES);
     for (ph, r) in reports.iter().enumerate() {
         if r.rows > 0 && r.before > 1.0 {
-            assert!(r.after < r.before * 0.5, "phase {ph}: {} -> {}", r.before, r.after);
+            assert!(
+                r.after < r.before * 0.5,
+                "phase {ph}: {} -> {}",
+                r.before,
+                r.after
+            );
         }
     }
-    assert!(reports.iter().filter(|r| r.rows > 0 && r.before > 1.0).count() >= 3);
+    assert!(
+        reports
+            .iter()
+            .filter(|r| r.rows > 0 && r.before > 1.0)
+            .count()
+            >= 3
+    );
     // Fitted weights evaluate the exact positions closer to their labels than zero does.
     let err = |f: &dyn Fn(&train::Sample) -> f32| -> f32 {
-        samples.iter().filter(|s| s.exact).map(|s| (s.label - f(s)).powi(2)).sum()
+        samples
+            .iter()
+            .filter(|s| s.exact)
+            .map(|s| (s.label - f(s)).powi(2))
+            .sum()
     };
     let fitted = err(&|s| train::eval_f32(&w, s.p, s.o));
     let zero = err(&|_| 0.0);
@@ -230,7 +257,10 @@ fn patterns_is_the_default_on_8x8_only() {
     assert_eq!(eight.evaluator_for("").unwrap(), ReversiEval::Patterns);
     assert_eq!(ten.evaluator_for("").unwrap(), ReversiEval::Strong);
     assert_eq!(eight.evaluator_for("strong").unwrap(), ReversiEval::Strong);
-    assert_eq!(ten.evaluator_for("patterns").unwrap(), ReversiEval::Patterns);
+    assert_eq!(
+        ten.evaluator_for("patterns").unwrap(),
+        ReversiEval::Patterns
+    );
     assert!(eight.evaluator_for("pattern").is_err());
     // On other sizes `patterns` evaluates with `strong`'s terms.
     let mut bd = Breakdown::default();

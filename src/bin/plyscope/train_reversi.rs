@@ -33,14 +33,30 @@ pub fn run(args: &[String]) -> Result<(), Usage> {
     let cfg = TrainConfig {
         seed: opts.number("--seed", "a whole number")?.unwrap_or(d.seed),
         games: opts.number("--games", "a whole number")?.unwrap_or(d.games),
-        random_min: opts.number("--random-min", "a whole number")?.unwrap_or(d.random_min),
-        random_max: opts.number("--random-max", "a whole number")?.unwrap_or(d.random_max),
-        epsilon: opts.number("--epsilon", "a share from 0 to 1")?.unwrap_or(d.epsilon),
-        play_depth: opts.number("--play-depth", "a depth of 1 or more")?.unwrap_or(d.play_depth),
-        exact_empties: opts.number("--exact", "a number of empties up to 24")?.unwrap_or(d.exact_empties),
-        label_depth: opts.number("--label-depth", "a depth from 1 to 8")?.unwrap_or(d.label_depth),
-        epochs: opts.number("--epochs", "a whole number")?.unwrap_or(d.epochs),
-        shrink: opts.number("--shrink", "a number of 0 or more")?.unwrap_or(d.shrink),
+        random_min: opts
+            .number("--random-min", "a whole number")?
+            .unwrap_or(d.random_min),
+        random_max: opts
+            .number("--random-max", "a whole number")?
+            .unwrap_or(d.random_max),
+        epsilon: opts
+            .number("--epsilon", "a share from 0 to 1")?
+            .unwrap_or(d.epsilon),
+        play_depth: opts
+            .number("--play-depth", "a depth of 1 or more")?
+            .unwrap_or(d.play_depth),
+        exact_empties: opts
+            .number("--exact", "a number of empties up to 24")?
+            .unwrap_or(d.exact_empties),
+        label_depth: opts
+            .number("--label-depth", "a depth from 1 to 8")?
+            .unwrap_or(d.label_depth),
+        epochs: opts
+            .number("--epochs", "a whole number")?
+            .unwrap_or(d.epochs),
+        shrink: opts
+            .number("--shrink", "a number of 0 or more")?
+            .unwrap_or(d.shrink),
     };
     if cfg.random_min > cfg.random_max {
         return Err(Usage("--random-min must not exceed --random-max".into()));
@@ -49,7 +65,9 @@ pub fn run(args: &[String]) -> Result<(), Usage> {
         return Err(Usage("--epsilon must be from 0 to 1".into()));
     }
     if cfg.play_depth == 0 || !(1..=8).contains(&cfg.label_depth) {
-        return Err(Usage("--play-depth must be 1 or more and --label-depth from 1 to 8".into()));
+        return Err(Usage(
+            "--play-depth must be 1 or more and --label-depth from 1 to 8".into(),
+        ));
     }
     if cfg.exact_empties > 24 {
         return Err(Usage("--exact must be at most 24 empties".into()));
