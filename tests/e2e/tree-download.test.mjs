@@ -44,7 +44,7 @@ test('version 2 written from the binary form and from a version-1 model reads ba
     const cases = [
       ['reversi', { algorithm: 'alphabeta', depth: 4, record_tree: true, random_ties: false }],
       ['threes', { algorithm: 'expectimax', depth: 2, record_tree: true, random_ties: false }],
-      ['reversi', { algorithm: 'alphabeta', depth: 5, record_tree: true, random_ties: false, node_cap: 300 }],
+      ['reversi', { algorithm: 'alphabeta', depth: 5, record_tree: true, random_ties: false, node_cap: 300, evaluator: 'strong' }],
       // MCTS with the solver: visits, priors, selection scores and proven results.
       ['tictactoe', { algorithm: 'mcts', mcts_iterations: 3000, record_tree: true, random_ties: false }],
     ];
