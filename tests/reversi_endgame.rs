@@ -2,7 +2,7 @@
 //! a plain minimax written against the public game interface on random late positions.
 
 use plyscope::core::{Game, Rng, Turn};
-use plyscope::games::reversi::endgame::{square_name, stable_discs, Solver};
+use plyscope::games::reversi::endgame::{estimate, square_name, stable_discs, Solver};
 use plyscope::games::reversi::Reversi;
 
 mod common;
@@ -147,6 +147,13 @@ fn the_solver_agrees_with_minimax_on_random_endgames() {
                 pos.position_text()
             );
         }
+        // Aspiration from any guess, near or far, ends at the exact value.
+        for g in [-64, -20, 0, want, want + 2, want - 10, 64] {
+            let a = solver.solve_around(p, o, g).unwrap();
+            assert_eq!(a.margin, want, "guess {g} at {}", pos.position_text());
+        }
+        let e = estimate(p, o);
+        assert!(e % 2 == 0 && (-64..=64).contains(&e), "estimate {e}");
         // A narrow window gives a bound on the right side.
         let w = solver.solve_window(p, o, want - 1, want + 1).unwrap();
         assert_eq!(w.margin, want);

@@ -143,7 +143,7 @@ USAGE:
       in pairs of games that open with the same K random plies (default 2), colours swapped; a
       game still going after P plies (default 400) counts as a draw. In a single-player game (Threes) both play the same
       deals and their scores are compared. Prints each game, the tally and the load average.
-  plyscope solve --position TEXT [--each] [--nodes N] [--window LO,HI] [--json] [--no-stability]
+  plyscope solve --position TEXT [--each] [--nodes N] [--window LO,HI] [--json] [--no-stability] [--no-aspiration]
       Solve an 8x8 Reversi position exactly (the endgame solver, docs/reversi.md): the final disc
       margin of the side to move under perfect play (empties to the winner) and a best move.
       --each gives every legal move's exact margin; --nodes N stops after N positions; --window
@@ -350,7 +350,7 @@ fn solve(args: &[String]) -> Result<(), Usage> {
     use plyscope::games::reversi::Reversi;
     let opts = Opts::parse(
         args,
-        &["--each", "--json", "--no-stability"],
+        &["--each", "--json", "--no-stability", "--no-aspiration"],
         &["--position", "--nodes", "--window"],
     )?;
     let text = opts
@@ -367,7 +367,8 @@ fn solve(args: &[String]) -> Result<(), Usage> {
     }
     let mut solver = Solver::new()
         .with_node_limit(nodes.unwrap_or(u64::MAX))
-        .with_stability(!opts.flag("--no-stability"));
+        .with_stability(!opts.flag("--no-stability"))
+        .with_aspiration(!opts.flag("--no-aspiration"));
     let t = Instant::now();
     let json = opts.flag("--json");
     if opts.flag("--each") {
@@ -392,19 +393,26 @@ fn solve(args: &[String]) -> Result<(), Usage> {
         }
         return Ok(());
     }
-    let (lo, hi) = match opts.value("--window") {
-        None => (-64, 64),
-        Some(w) => w
-            .split_once(',')
-            .and_then(|(a, b)| Some((a.trim().parse::<i32>().ok()?, b.trim().parse::<i32>().ok()?)))
-            .filter(|&(a, b)| -65 <= a && a < b && b <= 65)
-            .ok_or_else(|| {
-                Usage(format!(
-                    "--window {w}: expected LO,HI with -65 <= LO < HI <= 65 (disc margins)"
-                ))
-            })?,
+    let window = match opts.value("--window") {
+        None => None,
+        Some(w) => Some(
+            w.split_once(',')
+                .and_then(|(a, b)| {
+                    Some((a.trim().parse::<i32>().ok()?, b.trim().parse::<i32>().ok()?))
+                })
+                .filter(|&(a, b)| -65 <= a && a < b && b <= 65)
+                .ok_or_else(|| {
+                    Usage(format!(
+                        "--window {w}: expected LO,HI with -65 <= LO < HI <= 65 (disc margins)"
+                    ))
+                })?,
+        ),
     };
-    let Some(s) = solver.solve_window(p, o, lo, hi) else {
+    let solved = match window {
+        None => solver.solve(p, o),
+        Some((lo, hi)) => solver.solve_window(p, o, lo, hi),
+    };
+    let Some(s) = solved else {
         return Err(Usage(format!("stopped after {} positions", solver.nodes())));
     };
     let ms = t.elapsed().as_secs_f64() * 1000.0;
