@@ -19,7 +19,9 @@ const CASES = [
   ...depths(process.env.REVERSI_DEPTH, '12 13').map((depth) => ({ game: 'reversi', moves: 'f5 d6 c3 d3 c4 f4 c5 b3 c2 e6 c6 b4', depth })),
   ...depths(process.env.ATAXX_DEPTH, '8 9').map((depth) => ({ game: 'ataxx', moves: '', depth })),
 ];
-const OPTIONS = { algorithm: 'alphabeta', iterative_deepening: true, exact_endgame: 0, random_ties: false, seed: 1 };
+// LMR=0 turns late-move reductions off, so that one and two workers search the same tree's value
+// (with reductions a null-window test at another worker's bound is reduced differently).
+const OPTIONS = { algorithm: 'alphabeta', iterative_deepening: true, exact_endgame: 0, random_ties: false, seed: 1, ...(process.env.LMR === '0' ? { lmr: false } : {}) };
 
 const server = await startServer();
 const browser = await launch();
