@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT, treePixel, useBrowser, settle, openExplorer as openExplorerPage, shot, watchErrors } from './harness.mjs';
 import { importText, importValue } from '../../www/tree/import.js';
+import { valueScale, termText, termHeading } from '../../www/tree/format.js';
 import { principalLine, compareBreakdowns, whyCompare, matcher, findAll, signDiffers, diffTrees, subtreeDocument, movePath } from '../../www/tree/analysis.js';
 
 const REVERSI = readFileSync(join(ROOT, 'www', 'examples', 'reversi-alphabeta.json'), 'utf8');
@@ -53,6 +54,26 @@ test('the principal line follows best marks, else the child whose value is the p
   // Without any best mark: values alone.
   const bare = importValue({ format: 'plyscope-tree', version: 1, game: 'x', algorithm: 'minimax', perspective: 'a', stats: { nodes: 4 }, root: { id: 0, kind: 'max', value: 2, children: [{ id: 1, move: 'a', kind: 'min', value: 1, children: [{ id: 3, move: 'x', kind: 'leaf', value: 1 }] }, { id: 2, move: 'b', kind: 'min', value: 2, children: [{ id: 4, move: 'y', kind: 'leaf', value: 5 }, { id: 5, move: 'z', kind: 'leaf', value: 2 }] }] } }).model;
   assert.deepEqual(principalLine(bare.root).map((n) => n.label), ['b', 'z']);
+});
+
+test('breakdown contributions read in the values\' unit when the document states one, else as plain numbers', () => {
+  // Reversi's patterns evaluator: 100 a disc, values shown with one decimal; terms with two.
+  const discs = valueScale({ unit: 'discs', one: 'disc', per_unit: 100, decimals: 1, decided: 501000, win: 1000000 });
+  assert.equal(termText(-16, discs), '-0.16');
+  assert.equal(termText(450, discs), '+4.5');
+  assert.equal(termText(0.4, discs), '0');
+  assert.equal(termHeading('contribution', discs), 'contribution (discs)');
+  // Ataxx: 100 a piece; Threes: points, no decimals.
+  const pieces = valueScale({ unit: 'pieces', one: 'piece', per_unit: 100, decimals: 1, decided: 500000, win: 1000000 });
+  assert.equal(termText(250, pieces), '+2.5');
+  assert.equal(termText(-1, pieces), '-0.01');
+  const points = valueScale({ unit: 'points', one: 'point', per_unit: 1, decimals: 0 });
+  assert.equal(termText(-7.26, points), '-7.3');
+  // No unit (a pasted document without `values`): the numbers as they are.
+  const none = valueScale(undefined);
+  assert.equal(termText(-16, none), '-16');
+  assert.equal(termText(2.65, none), '+2.65');
+  assert.equal(termHeading('contribution', none), 'contribution');
 });
 
 test('breakdowns compare term by term; a term missing on one side counts as zero', () => {

@@ -10,7 +10,7 @@
 // Methods of the Explorer (explorer.js), which holds the state they share.
 
 import { el } from './dom.js';
-import { boundedScore, nodeName, signed, ordinal, plural } from './format.js';
+import { boundedScore, nodeName, ordinal, plural, termText } from './format.js';
 import { movePath, principalChild } from './analysis.js';
 import { searchOrder } from './replay-model.js';
 
@@ -182,7 +182,7 @@ export const detailsMethods = {
       const notes = [];
       if (c === best) notes.push('best');
       if (cutters.has(String(c.id))) notes.push('caused the cut-off');
-      const tr = el('tr', {}, el('td', { text: String(k) }), el('td', { text: nodeName(c) }), el('td', { text: c.prescore && c.prescore.total !== null ? signed(c.prescore.total) : '–' }), el('td', { text: boundedScore(c.value, c.bound) }), el('td', { text: notes.join(', ') }));
+      const tr = el('tr', {}, el('td', { text: String(k) }), el('td', { text: nodeName(c) }), el('td', { text: c.prescore && c.prescore.total !== null ? termText(c.prescore.total) : '–' }), el('td', { text: boundedScore(c.value, c.bound) }), el('td', { text: notes.join(', ') }));
       if (notes.length) tr.className = 'ps-order-mark';
       body.append(tr);
     }

@@ -205,6 +205,26 @@ export function signed(v) {
   return v > 0 ? `+${s}` : s;
 }
 
+/**
+ * A term's contribution, a breakdown's total or a difference of two, in the values' unit when the
+ * document states one (the engine's pre-scores and evaluations count in the same units as its
+ * values: Reversi's `patterns` 100 a disc, so a contribution of -16 reads "-0.16"), with one decimal
+ * more than the values so that small terms still show; as the plain signed number otherwise.
+ */
+export function termText(v, scale = current) {
+  if (v === null || v === undefined) return '–';
+  if (scale.unit === null || !Number.isFinite(v)) return signed(v);
+  const k = 10 ** ((scale.decimals ?? 0) + 1);
+  const r = Math.round((v / scale.perUnit) * k) / k;
+  const s = plainNumber(r === 0 ? 0 : r);
+  return r > 0 ? `+${s}` : s;
+}
+
+/** The heading of a breakdown's value column: "contribution (discs)", or "contribution" without a unit. */
+export function termHeading(word, scale = current) {
+  return scale.unit === null ? word : `${word} (${scale.unit})`;
+}
+
 /** 1st, 2nd, 3rd, 4th, 11th, 21st… */
 export function ordinal(k) {
   const s = k % 100 >= 11 && k % 100 <= 13 ? 'th' : ['th', 'st', 'nd', 'rd'][k % 10] || 'th';

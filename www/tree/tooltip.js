@@ -5,7 +5,7 @@
 
 import { NODE_W } from './constants.js';
 import { el } from './dom.js';
-import { provenText, scoreText, boundedScore, boundedValue, windowText, plainNumber, percent, isMate, differenceText, scaleInUse, KIND_NAMES, nodeName, signed, ordinal, plural, sameBreakdown } from './format.js';
+import { provenText, scoreText, boundedScore, boundedValue, windowText, plainNumber, percent, isMate, differenceText, scaleInUse, KIND_NAMES, nodeName, signed, ordinal, plural, sameBreakdown, termText, termHeading } from './format.js';
 import { descendants } from './walk.js';
 import { movePath } from './analysis.js';
 import { noteRows } from './note.js';
@@ -217,7 +217,7 @@ export const tooltipMethods = {
       return;
     }
     const o = d.other;
-    const change = d.valueChanged && n.value !== null && o.value !== null ? `, changed by ${signed(n.value - o.value)}` : d.valueChanged ? ', changed' : ', unchanged';
+    const change = d.valueChanged && n.value !== null && o.value !== null ? `, changed by ${termText(n.value - o.value)}` : d.valueChanged ? ', changed' : ', unchanged';
     row('other search', `${boundedScore(o.value, o.bound)}${change}`);
     if (d.bestChanged) row('best move', `${d.bestThere} there → ${d.bestHere} here`);
   },
@@ -232,15 +232,15 @@ export const tooltipMethods = {
   appendBreakdown(t, b, title) {
     t.append(el('div', { class: 'ps-tt-sub', text: title }));
     const table = el('table', { class: 'ps-terms' });
-    table.append(el('thead', {}, el('tr', {}, el('th', { text: 'term' }), el('th', { text: 'raw' }), el('th', { text: 'weight' }), el('th', { text: 'contribution' }))));
+    table.append(el('thead', {}, el('tr', {}, el('th', { text: 'term' }), el('th', { text: 'raw' }), el('th', { text: 'weight' }), el('th', { text: termHeading('contribution') }))));
     const body = el('tbody');
     for (const term of b.terms.slice(0, 60)) {
-      const tr = el('tr', {}, el('td', { text: term.name }), el('td', { text: plainNumber(term.raw) }), el('td', { text: plainNumber(term.weight) }), el('td', { text: signed(term.value) }));
+      const tr = el('tr', {}, el('td', { text: term.name }), el('td', { text: plainNumber(term.raw) }), el('td', { text: plainNumber(term.weight) }), el('td', { text: termText(term.value) }));
       if (term.value !== null && term.value < 0) tr.className = 'ps-neg';
       body.append(tr);
     }
     table.append(body);
-    table.append(el('tfoot', {}, el('tr', {}, el('td', { text: 'total' }), el('td'), el('td'), el('td', { text: b.total === null ? '–' : signed(b.total) }))));
+    table.append(el('tfoot', {}, el('tr', {}, el('td', { text: 'total' }), el('td'), el('td'), el('td', { text: b.total === null ? '–' : termText(b.total) }))));
     t.append(table);
   },
 };

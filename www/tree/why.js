@@ -3,7 +3,7 @@
 // Methods of the Explorer (explorer.js), which holds the state they share.
 
 import { el } from './dom.js';
-import { scoreText, differenceText, isMate, KIND_NAMES, nodeName, signed } from './format.js';
+import { scoreText, differenceText, isMate, KIND_NAMES, nodeName, termText, termHeading } from './format.js';
 import { whyCompare } from './analysis.js';
 
 /** The "why A and not B" panel. */
@@ -107,17 +107,17 @@ export const whyMethods = {
     const table = (cmp, title, testid) => {
       const box = el('div', { class: 'ps-why-table' }, el('div', { class: 'ps-tt-sub', text: title }));
       const t = el('table', { class: 'ps-terms', 'data-testid': testid });
-      t.append(el('thead', {}, el('tr', {}, el('th', { text: 'term' }), el('th', { text: `A ${na}` }), el('th', { text: `B ${nb}` }), el('th', { text: 'A − B' }))));
+      t.append(el('thead', {}, el('tr', {}, el('th', { text: 'term' }), el('th', { text: `A ${na}` }), el('th', { text: `B ${nb}` }), el('th', { text: termHeading('A − B') }))));
       const tb = el('tbody');
       const rows = [...cmp.rows].sort((x, y) => Math.abs(y.diff) - Math.abs(x.diff));
       for (const r of rows.slice(0, 60)) {
-        const tr = el('tr', {}, el('td', { text: r.name }), el('td', { text: signed(r.a) }), el('td', { text: signed(r.b) }), el('td', { text: signed(r.diff) }));
+        const tr = el('tr', {}, el('td', { text: r.name }), el('td', { text: termText(r.a) }), el('td', { text: termText(r.b) }), el('td', { text: termText(r.diff) }));
         if (r.diff < 0) tr.className = 'ps-neg';
         else if (r.diff > 0) tr.className = 'ps-pos';
         tb.append(tr);
       }
       t.append(tb);
-      t.append(el('tfoot', {}, el('tr', {}, el('td', { text: 'total' }), el('td', { text: signed(cmp.totalA) }), el('td', { text: signed(cmp.totalB) }), el('td', { text: signed(cmp.diff) }))));
+      t.append(el('tfoot', {}, el('tr', {}, el('td', { text: 'total' }), el('td', { text: termText(cmp.totalA) }), el('td', { text: termText(cmp.totalB) }), el('td', { text: termText(cmp.diff) }))));
       box.append(t);
       tables.append(box);
     };
