@@ -34,6 +34,31 @@ const TT_BITS: u32 = 19;
 
 const CORNERS: u64 = 0x8100_0000_0000_0081;
 
+/// The squares around each square (king steps, no wrap across the a and h columns): a move on `x`
+/// can flip only when one of them holds an opposing disc, a test far cheaper than the flips.
+const NEIGHBOURS: [u64; 64] = {
+    let mut t = [0u64; 64];
+    let mut x = 0;
+    while x < 64 {
+        let b = 1u64 << x;
+        let h = ((b << 1) & 0xFEFE_FEFE_FEFE_FEFE) | ((b >> 1) & 0x7F7F_7F7F_7F7F_7F7F);
+        let row = b | h;
+        t[x] = h | (row << 8) | (row >> 8);
+        x += 1;
+    }
+    t
+};
+
+/// [`play`] on `x` when a neighbour of `x` holds an opposing disc (else no flip is possible).
+#[inline(always)]
+fn play_near(p: u64, o: u64, x: u32) -> Option<(u64, u64)> {
+    if NEIGHBOURS[x as usize] & o == 0 {
+        None
+    } else {
+        play(p, o, x)
+    }
+}
+
 /// The four 4x4 quadrants, for parity ordering.
 const QUADRANTS: [u64; 4] = [
     0x0000_0000_0F0F_0F0F,
@@ -560,6 +585,44 @@ impl<'a> Solver<'a> {
         best
     }
 
+    /// Two empty squares, `x` below `y` (the order [`Solver::small`] would try them in): each
+    /// move answered by [`last_square`], then the pass, without the general loop.
+    #[inline(always)]
+    fn two(&mut self, p: u64, o: u64, alpha: i32, beta: i32, x: u32, y: u32) -> i32 {
+        let mut best = -65;
+        if let Some((np, no)) = play_near(p, o, x) {
+            self.nodes += 1;
+            best = -last_square(no, np, y);
+            if best >= beta {
+                return best;
+            }
+        }
+        if let Some((np, no)) = play_near(p, o, y) {
+            self.nodes += 1;
+            best = best.max(-last_square(no, np, x));
+        }
+        if best > -65 {
+            return best;
+        }
+        // No move: the opponent plays if it can (a pass), else the game is over.
+        let mut worst = 65;
+        if let Some((no, np)) = play_near(o, p, x) {
+            self.nodes += 1;
+            worst = last_square(np, no, y);
+            if worst <= alpha {
+                return worst;
+            }
+        }
+        if let Some((no, np)) = play_near(o, p, y) {
+            self.nodes += 1;
+            worst = worst.min(last_square(np, no, x));
+        }
+        if worst < 65 {
+            return worst;
+        }
+        final_margin(p, o)
+    }
+
     /// The last few empties: parity order, no move generation, the last square counted directly.
     fn small(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, empties: u64, n: u32) -> i32 {
         if n == 0 {
@@ -567,6 +630,10 @@ impl<'a> Solver<'a> {
         }
         if n == 1 {
             return last_square(p, o, empties.trailing_zeros());
+        }
+        if n == 2 {
+            let x = empties.trailing_zeros();
+            return self.two(p, o, alpha, beta, x, (empties & (empties - 1)).trailing_zeros());
         }
         if self.stability && n >= 4 && 64 - 2 * o.count_ones() as i32 <= alpha {
             let bound = 64 - 2 * stable_discs(o, p).count_ones() as i32;
@@ -587,7 +654,7 @@ impl<'a> Solver<'a> {
             while m != 0 {
                 let x = m.trailing_zeros();
                 m &= m - 1;
-                let Some((np, no)) = play(p, o, x) else {
+                let Some((np, no)) = play_near(p, o, x) else {
                     continue;
                 };
                 self.nodes += 1;
@@ -734,12 +801,13 @@ pub fn square_name(x: u32) -> String {
 /// The value for `p` to move with one empty square, `x`, left.
 #[inline(always)]
 fn last_square(p: u64, o: u64, x: u32) -> i32 {
-    let f = flips8(p, o, x);
+    let near = NEIGHBOURS[x as usize];
+    let f = if near & o != 0 { flips8(p, o, x) } else { 0 };
     if f != 0 {
         // The board is then full: margin = 2 * mine - 64.
         return 2 * (p | f).count_ones() as i32 + 2 - 64;
     }
-    let f = flips8(o, p, x);
+    let f = if near & p != 0 { flips8(o, p, x) } else { 0 };
     if f != 0 {
         return 64 - 2 * ((o | f).count_ones() as i32 + 1);
     }
