@@ -351,7 +351,7 @@ fn solve(args: &[String]) -> Result<(), Usage> {
     let opts = Opts::parse(
         args,
         &["--each", "--json", "--no-stability", "--no-aspiration"],
-        &["--position", "--nodes", "--window"],
+        &["--position", "--nodes", "--window", "--guess"],
     )?;
     let text = opts
         .value("--position")
@@ -409,7 +409,15 @@ fn solve(args: &[String]) -> Result<(), Usage> {
         ),
     };
     let solved = match window {
-        None => solver.solve(p, o),
+        None => match opts.number::<i32>("--guess", "a disc margin from -64 to 64")? {
+            Some(g) if (-64..=64).contains(&g) => solver.solve_around(p, o, g),
+            Some(g) => {
+                return Err(Usage(format!(
+                    "--guess {g}: expected a disc margin from -64 to 64"
+                )))
+            }
+            None => solver.solve(p, o),
+        },
         Some((lo, hi)) => solver.solve_window(p, o, lo, hi),
     };
     let Some(s) = solved else {
