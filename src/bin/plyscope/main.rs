@@ -143,11 +143,12 @@ USAGE:
       in pairs of games that open with the same K random plies (default 2), colours swapped; a
       game still going after P plies (default 400) counts as a draw. In a single-player game (Threes) both play the same
       deals and their scores are compared. Prints each game, the tally and the load average.
-  plyscope solve --position TEXT [--each] [--nodes N] [--window LO,HI] [--json] [--no-stability] [--no-aspiration]
+  plyscope solve --position TEXT [--each] [--nodes N] [--window LO,HI] [--guess G] [--json] [--no-stability] [--no-aspiration]
       Solve an 8x8 Reversi position exactly (the endgame solver, docs/reversi.md): the final disc
       margin of the side to move under perfect play (empties to the winner) and a best move.
       --each gives every legal move's exact margin; --nodes N stops after N positions; --window
-      LO,HI solves within that window of margins (a bound when the value lies outside).
+      LO,HI solves within that window of margins (a bound when the value lies outside); --guess G
+      starts the aspiration window at margin G instead of the solver's own estimate.
   plyscope train-reversi --out FILE [--games N] [--seed S] [--random-min K] [--random-max K]
                          [--epsilon X] [--play-depth D] [--exact E] [--label-depth D]
                          [--epochs N] [--shrink X]
