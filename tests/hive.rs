@@ -122,6 +122,39 @@ fn neighbour_counts_follow_make_and_unmake() {
     }
 }
 
+/// The evaluator's quick "can this piece move" (first destination found) agrees with the full
+/// walk of its destinations, for every piece on top of its stack in random positions of every
+/// game type (ants, spiders, ladybugs and mosquitoes on the ground and on top included).
+#[test]
+fn quick_mobility_agrees_with_the_full_walk() {
+    use plyscope::games::hive::{IN_HAND, PIECES};
+    let (mut moving, mut stuck) = (0, 0);
+    for exp in Expansions::ALL {
+        for pos in common::random_positions(&Hive::new(exp), 40, 90, 23) {
+            for p in 0..PIECES as u8 {
+                let c = pos.pos(p);
+                if !pos.in_game(p) || c == IN_HAND || pos.top(c) != p {
+                    continue;
+                }
+                let walk = pos.can_move_somewhere_by_walk(p);
+                assert_eq!(
+                    pos.can_move_somewhere(p),
+                    walk,
+                    "piece {p} in {}",
+                    pos.position_text()
+                );
+                if walk {
+                    moving += 1;
+                } else {
+                    stuck += 1;
+                }
+            }
+        }
+    }
+    // Both answers occur, so the comparison checked something either way.
+    assert!(moving > 100 && stuck > 20, "{moving} moving, {stuck} stuck");
+}
+
 #[test]
 fn random_playouts_every_game_type() {
     for (i, exp) in Expansions::ALL.iter().enumerate() {

@@ -353,21 +353,34 @@ fn split_in_node_time(
 /// single-threaded search's nodes over the split search's time to finish when each worker
 /// searches at the speed of one thread on its own core (message passing not counted). Hand-run:
 /// `cargo test --release --test parallel_split -- --ignored --nocapture predicted_speedup`;
-/// `SPLIT_CASE=ataxx::9` (game:moves:depth) runs one case, `SPLIT_WORKERS="2 4"` those worker
-/// counts, `SPLIT_TIMELINE=1` prints every job (worker, start..end in nodes, depth, move, window,
-/// value), `SPLIT_NO_LMR` / `SPLIT_NO_TT` / `SPLIT_NO_NULL` turn a technique off.
+/// The cases are those of `scripts/parallel-bench.mjs` (and of the 1.6x goal): the Reversi
+/// midgame at depths 12 and 13 and Ataxx from the start at 9 and 10, each with late-move
+/// reductions on (the default) and off (`LMR=0` there: one and two workers then agree on the
+/// value). `SPLIT_CASE=ataxx::9` (game:moves:depth) runs one case, `SPLIT_LMR=on` (or `off`) one
+/// setting of the reductions, `SPLIT_WORKERS="2 4"` those worker counts, `SPLIT_TIMELINE=1`
+/// prints every job (worker, start..end in nodes, depth, move, window, value), `SPLIT_NO_LMR`
+/// (as `SPLIT_LMR=off`) / `SPLIT_NO_TT` / `SPLIT_NO_NULL` turn a technique off.
 #[test]
 #[ignore]
 fn predicted_speedup() {
     let cases = [
-        ("reversi", "f5 d6 c3 d3 c4 f4 c5 b3 c2 e6 c6 b4", 11),
+        ("reversi", "f5 d6 c3 d3 c4 f4 c5 b3 c2 e6 c6 b4", 12),
         ("reversi", "f5 d6 c3 d3 c4 f4 c5 b3 c2 e6 c6 b4", 13),
-        ("ataxx", "", 7),
-        ("ataxx", "", 8),
+        ("ataxx", "", 9),
+        ("ataxx", "", 10),
     ];
     println!(
-        "game      depth workers  1-thread nodes  split nodes  time (nodes)  predicted speed-up  value 1-thread / split"
+        "game      depth lmr workers  1-thread nodes  split nodes  time (nodes)  predicted speed-up  value 1-thread / split"
     );
+    let lmr_settings: Vec<bool> = if std::env::var_os("SPLIT_NO_LMR").is_some() {
+        vec![false]
+    } else {
+        match std::env::var("SPLIT_LMR").as_deref() {
+            Ok("on") => vec![true],
+            Ok("off") => vec![false],
+            _ => vec![true, false],
+        }
+    };
     // SPLIT_CASE="ataxx::8" (game:moves:depth) runs that case alone; SPLIT_WORKERS="2" those counts.
     let only = std::env::var("SPLIT_CASE").ok();
     let one: Vec<(String, String, u32)> = match &only {
@@ -385,8 +398,11 @@ fn predicted_speedup() {
         .split_whitespace()
         .map(|w| w.parse().unwrap())
         .collect();
-    for (game, moves, depth) in one {
-        let game = game.as_str();
+    for ((game, moves, depth), lmr) in one
+        .iter()
+        .flat_map(|c| lmr_settings.iter().map(move |&l| (c.clone(), l)))
+    {
+        let (game, depth) = (game.as_str(), depth);
         let s = session_at(game, &moves.split_whitespace().collect::<Vec<_>>());
         let on = |name: &str| std::env::var_os(name).is_none();
         let cfg = SearchConfig {
@@ -395,8 +411,8 @@ fn predicted_speedup() {
             exact_endgame: 0,
             random_ties: false,
             seed: Some(1),
-            // SPLIT_NO_LMR, SPLIT_NO_TT, SPLIT_NO_NULL: that technique off (where values differ).
-            lmr: on("SPLIT_NO_LMR"),
+            // SPLIT_LMR / SPLIT_NO_LMR, SPLIT_NO_TT, SPLIT_NO_NULL: that technique off.
+            lmr,
             null_move: on("SPLIT_NO_NULL"),
             transposition_table: (!on("SPLIT_NO_TT")).then_some(false),
             ..SearchConfig::default()
@@ -405,7 +421,8 @@ fn predicted_speedup() {
         for &workers in &counts {
             let (rep, time, total) = split_in_node_time(s.as_ref(), &cfg, workers);
             println!(
-                "{game:9} {depth:5} {workers:7} {:15} {total:12} {time:13} {:17.2}x  {} / {}",
+                "{game:9} {depth:5} {:>3} {workers:7} {:15} {total:12} {time:13} {:17.2}x  {} / {}",
+                if lmr { "on" } else { "off" },
                 single.stats.nodes,
                 single.stats.nodes as f64 / time as f64,
                 single.value,

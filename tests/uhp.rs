@@ -238,3 +238,31 @@ fn perft_counts_and_is_stopped() {
         "the game is unchanged: {moves:?}"
     );
 }
+
+/// The searches of one game share a transposition table: the first `bestmove` after `newgame`
+/// (or after an option is set) starts from an empty one, later ones keep its entries, and a
+/// search leaves its table for the next.
+#[test]
+fn searches_of_one_game_keep_the_table() {
+    use plyscope::protocol::uhp::best_move;
+    let mut e = Uhp::new();
+    let search = |e: &mut Uhp| match e.handle("bestmove depth 2") {
+        Reply::Search(pos, cfg, table, keep) => (pos, cfg, table, keep),
+        other => panic!("expected a search, got {other:?}"),
+    };
+    e.handle("newgame Base+MLP;InProgress;White[3];wG1;bG1 wG1-;wQ -wG1;bQ bG1-");
+    let (pos, cfg, table, keep) = search(&mut e);
+    assert!(!keep, "the first search of a game starts afresh");
+    assert!(!table.is_filled());
+    let m = best_move(&pos, &cfg, None, &table, keep).expect("a move");
+    assert!(table.is_filled(), "the search left its table");
+    e.handle(&format!("play {m}"));
+    let (_, _, table2, keep) = search(&mut e);
+    assert!(keep, "a later search of the same game keeps the table");
+    assert!(table2.is_filled(), "and it is the same table");
+    e.handle("options set Evaluator queens");
+    assert!(!search(&mut e).3, "a changed option starts afresh");
+    assert!(search(&mut e).3);
+    e.handle("newgame Base");
+    assert!(!search(&mut e).3, "newgame starts afresh");
+}

@@ -21,11 +21,14 @@
 
 use crate::core::{now_ms, Game, PerftBudget, Rng, Turn};
 use crate::games::hive::notation::{game_string, parse_game_type};
+use crate::games::hive::HiveMove;
 use crate::games::hive::{levels, opening, Hive, HiveEval};
 use crate::protocol::driver::{self, Disposition, InputError, Job, Output, Protocol, Task};
+use crate::search::tt::Table;
 use crate::search::{search, Hooks, SearchConfig};
 use std::io::{Read, Write};
 use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Mutex};
 
 /// The engine's name as `info` gives it.
 pub const ENGINE_ID: &str = concat!("id Plyscope v", env!("CARGO_PKG_VERSION"));
@@ -41,8 +44,9 @@ pub const MAX_DEPTH: u32 = 64;
 pub enum Reply {
     /// Lines to print now (`ok` not included).
     Lines(Vec<String>),
-    /// A search to run (in the background if the runner can), whose move is printed, then `ok`.
-    Search(Box<Hive>, SearchConfig),
+    /// A search to run (in the background if the runner can), whose move is printed, then `ok`;
+    /// with the game's transposition table, and whether to keep its entries (see [`KeptTable`]).
+    Search(Box<Hive>, SearchConfig, KeptTable, bool),
     /// Perft from this position to this depth (in the background if the runner can), a line per
     /// depth, then `ok`.
     Perft(Box<Hive>, u32),
@@ -79,11 +83,35 @@ impl Default for Options {
     }
 }
 
+/// The transposition table the engine keeps between its searches (each `bestmove` runs on a
+/// thread of its own): the moves of one game share it, so a search starts with what the searches
+/// of the earlier moves found (their best moves order this one's, their values answer positions
+/// seen again). `newgame` and a change of options start from an empty table.
+#[derive(Clone, Default)]
+pub struct KeptTable(Arc<Mutex<Option<Table<HiveMove>>>>);
+
+impl std::fmt::Debug for KeptTable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("KeptTable")
+    }
+}
+
+impl KeptTable {
+    /// Whether a search has left its table here.
+    pub fn is_filled(&self) -> bool {
+        self.0.lock().map(|t| t.is_some()).unwrap_or(false)
+    }
+}
+
 /// The UHP engine's state: the game (with its earlier positions for `undo`) and the options.
 #[derive(Debug, Default)]
 pub struct Uhp {
     game: Option<Hive>,
     past: Vec<Hive>,
+    /// The table of this game's searches.
+    table: KeptTable,
+    /// Whether the next search keeps the table's entries (false after `newgame`).
+    keep: bool,
     /// The options.
     pub options: Options,
 }
@@ -170,6 +198,7 @@ impl Uhp {
                 let s = game_string(&h);
                 self.game = Some(h);
                 self.past.clear();
+                self.keep = false;
                 lines(vec![s])
             }
             Err(e) => err(e),
@@ -250,7 +279,7 @@ impl Uhp {
         cfg
     }
 
-    fn bestmove(&self, rest: &str) -> Reply {
+    fn bestmove(&mut self, rest: &str) -> Reply {
         let h = match self.current() {
             Ok(h) => h,
             Err(r) => return r,
@@ -284,7 +313,9 @@ impl Uhp {
             },
             _ => return err("bestmove needs a limit: bestmove time hh:mm:ss or bestmove depth N"),
         };
-        Reply::Search(Box::new(h.clone()), cfg)
+        let pos = Box::new(h.clone());
+        let keep = std::mem::replace(&mut self.keep, true);
+        Reply::Search(pos, cfg, self.table.clone(), keep)
     }
 
     fn perft(&self, rest: &str) -> Reply {
@@ -369,6 +400,8 @@ impl Uhp {
                 None => err(format!("unknown option {:?}: expected Level, Evaluator, BranchingLimit, RandomnessQuotient, Seed or Threads", shown(name))),
             },
             ["set", name, value] => {
+                // Other settings value positions otherwise: the next search starts afresh.
+                self.keep = false;
                 let bad = |expected: &str| {
                     err(format!(
                         "bad value {:?} for {name}: expected {expected}",
@@ -424,11 +457,14 @@ fn opening_state(h: &Hive) -> &'static str {
 }
 
 /// Finds the move for a `bestmove` (a book move in the first two turns when randomness is on,
-/// else a search, stopped early when `stop` is raised) and writes it.
+/// else a search, stopped early when `stop` is raised) and writes it. The search uses `table`'s
+/// transposition table (and leaves it there), with the entries of the last search when `keep`.
 pub fn best_move(
     pos: &Hive,
     cfg: &SearchConfig,
     stop: Option<&AtomicBool>,
+    table: &KeptTable,
+    keep: bool,
 ) -> Result<String, String> {
     let mut rng = cfg.seed.map(Rng::seeded).unwrap_or_else(Rng::from_entropy);
     if cfg.randomness_quotient > 1 {
@@ -441,9 +477,19 @@ pub fn best_move(
     let eval = HiveEval::by_name(&cfg.evaluator).map_err(|e| e.to_string())?;
     let hooks = Hooks {
         stop,
+        keep_table: keep,
         ..Hooks::default()
     };
-    let r = search(pos, &eval, &cfg, hooks).map_err(|e| e.to_string())?;
+    // This thread's search takes the game's table (a thread's spare table is what the search
+    // uses); it goes back when the search ends.
+    if let Some(t) = table.0.lock().ok().and_then(|mut t| t.take()) {
+        t.give_back();
+    }
+    let r = search(pos, &eval, &cfg, hooks);
+    if let Ok(mut t) = table.0.lock() {
+        *t = Table::take_spare(cfg.tt_bits);
+    }
+    let r = r.map_err(|e| e.to_string())?;
     match r.best {
         Some(m) => Ok(pos.format_move(m)),
         None => Err("no move to play".to_string()),
@@ -510,8 +556,8 @@ impl Protocol for Uhp {
                 out.line("ok");
                 None
             }
-            Reply::Search(pos, cfg) => Some(Box::new(move |job: &Job| {
-                match best_move(&pos, &cfg, Some(&job.stop)) {
+            Reply::Search(pos, cfg, table, keep) => Some(Box::new(move |job: &Job| {
+                match best_move(&pos, &cfg, Some(&job.stop), &table, keep) {
                     Ok(m) => job.out.line(&m),
                     Err(e) => job.out.line(&format!("err {e}")),
                 }
