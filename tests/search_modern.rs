@@ -223,6 +223,89 @@ fn late_move_reductions_are_recorded_with_their_plies_and_researched_when_they_f
     assert!(common::tree_schema().is_valid(&v));
 }
 
+/// Ataxx after 14 plies (the midgame of docs/benchmarks.md's fixed positions).
+fn ataxx_midgame() -> Ataxx {
+    let mut pos = Ataxx::new_game("ataxx").unwrap();
+    for m in "b6 b2 c5 b3 c4 b2b4 b5 c3 d4 b3d3 b5b3 d3b5 a7c6 d4b2".split_whitespace() {
+        let mv = pos.parse_move(m).unwrap();
+        pos.play(mv).unwrap();
+    }
+    pos
+}
+
+#[test]
+fn ataxx_reduces_by_the_log_formula_down_to_a_static_evaluation() {
+    // Reversi keeps the fixed schedule (the test above); Ataxx gives a reduction bias, so its late
+    // moves are reduced more than two plies at deep nodes, and the latest ones to a leaf.
+    let pos = ataxx_midgame();
+    let (r, t) = recorded(
+        &pos,
+        SearchConfig {
+            depth: 6,
+            ..SearchConfig::default()
+        },
+    );
+    let reduced: Vec<usize> = (0..t.len())
+        .filter(|&i| t.nodes[i].note.reduced() > 0)
+        .collect();
+    assert!(r.stats.reductions >= reduced.len() as u64);
+    assert!(
+        reduced.iter().any(|&i| t.nodes[i].note.reduced() > 2),
+        "some late move was reduced more than two plies"
+    );
+    assert!(
+        reduced
+            .iter()
+            .any(|&i| t.nodes[i].kind == NodeKind::Leaf && t.nodes[i].note.reduced() >= 1),
+        "some late move was reduced to a static evaluation"
+    );
+    // A reduced child is never searched deeper than its parent allows: no reduction reaches the
+    // root's depth.
+    assert!(reduced.iter().all(|&i| t.nodes[i].note.reduced() < 6));
+    let doc = t.to_document().to_json();
+    let v: serde_json::Value = serde_json::from_str(&doc).unwrap();
+    assert!(common::tree_schema().is_valid(&v));
+    // With reductions off the same search reduces nothing.
+    let (r, _) = recorded(
+        &pos,
+        SearchConfig {
+            depth: 6,
+            lmr: false,
+            ..SearchConfig::default()
+        },
+    );
+    assert_eq!(r.stats.reductions, 0);
+}
+
+#[test]
+fn ataxx_reduction_bias_favours_captures_and_clones_over_quiet_jumps() {
+    let pos = ataxx_midgame();
+    let mut moves = Vec::new();
+    pos.legal_moves(&mut moves);
+    let (mut caps, mut clones, mut jumps) = (0, 0, 0);
+    for m in moves {
+        let mut child = pos.clone();
+        let before = child.pieces(1 - child.side_to_move()).count_ones();
+        child.play_unchecked(m);
+        let captured = before > child.pieces(child.side_to_move()).count_ones();
+        let bias = pos.reduction_bias(m).expect("Ataxx gives a bias");
+        if captured {
+            caps += 1;
+            assert_eq!(bias, -1, "{}", pos.format_move(m));
+        } else if m.is_clone() {
+            clones += 1;
+            assert_eq!(bias, 0, "{}", pos.format_move(m));
+        } else {
+            jumps += 1;
+            assert_eq!(bias, 1, "{}", pos.format_move(m));
+        }
+    }
+    assert!(caps > 0 && clones > 0 && jumps > 0, "{caps} {clones} {jumps}");
+    assert!(reversi_midgame()
+        .reduction_bias(plyscope::games::reversi::ReversiMove::Pass)
+        .is_none());
+}
+
 #[test]
 fn a_null_move_cut_is_recorded_in_khet_and_never_in_reversi_or_ataxx() {
     let pos = Khet::new_game("khet").unwrap();

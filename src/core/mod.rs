@@ -139,6 +139,17 @@ pub trait Game: Clone + Debug + Send + 'static {
         None
     }
 
+    /// For late-move reductions: how many plies more (positive) or fewer (negative) than the
+    /// search's schedule the move `m` from this position may be reduced, or `None` (the default)
+    /// where the game keeps the fixed schedule (one ply, two for very late moves at depth 6 or
+    /// more). A game that answers gets reductions that grow with the depth left and the move's
+    /// place in the order (`ln depth * ln place`), plus this bias, down to a static evaluation
+    /// for the latest moves (docs/engine-options.md). Ataxx: a jump that captures nothing +1,
+    /// a clone that captures nothing 0, a move that captures -1.
+    fn reduction_bias(&self, _m: Self::Move) -> Option<i32> {
+        None
+    }
+
     /// For the quiescence extension: whether this position is too unsettled for a static
     /// evaluation (the player to move has a win or a capture pending), so that a search reaching
     /// its horizon here looks one ply further. The default is `false` (every position stable).

@@ -32,6 +32,17 @@ pub use split::{
 const LMR_FIRST: usize = 3;
 /// Late-move reductions: only at nodes with at least this much depth left.
 const LMR_MIN_DEPTH: u32 = 3;
+/// Log-formula reductions (games that give a [`Game::reduction_bias`]): the reduction of the
+/// move at place `i` (0 is the first) at a node with `d` plies left is
+/// `LOG_LMR_BASE + ln d * ln i / LOG_LMR_DIVISOR`, plus the move's bias, rounded down, between 0
+/// and `d - 1` (a static evaluation).
+const LOG_LMR_BASE: f64 = 0.75;
+/// See [`LOG_LMR_BASE`].
+const LOG_LMR_DIVISOR: f64 = 1.5;
+/// Log-formula reductions: moves from this place in the order on may be reduced.
+const LOG_LMR_FIRST: usize = 2;
+/// Log-formula reductions: only at nodes with at least this much depth left.
+const LOG_LMR_MIN_DEPTH: u32 = 2;
 /// Null-move pruning: only at nodes with at least this much depth left.
 const NULL_MIN_DEPTH: u32 = 3;
 /// The history table's entries per side (a power of two; moves are hashed into it).
@@ -41,6 +52,28 @@ const HISTORY_SLOTS: usize = 4096;
 /// every move sorted 1,470 M, 1 pick 745 M, 2 picks 890 M, no history 637 M; Reversi at depth 9
 /// (two positions): every move 127.9 M, 2 picks 123.5 M, 1 pick 125.6 M.
 const HISTORY_PICKS: usize = 2;
+
+/// Places in the order the log-formula table covers (later moves reduce as the last).
+const LMR_PLACES: usize = 64;
+/// Depths the log-formula table covers (deeper nodes reduce as the last).
+const LMR_DEPTHS: usize = 64;
+
+/// The log-formula reductions by depth left and place (see [`LOG_LMR_BASE`]), before the bias.
+fn log_lmr_table() -> Vec<[u8; LMR_PLACES]> {
+    let (base, div) = (LOG_LMR_BASE, LOG_LMR_DIVISOR);
+    (0..LMR_DEPTHS)
+        .map(|d| {
+            let mut row = [0u8; LMR_PLACES];
+            for (i, r) in row.iter_mut().enumerate() {
+                if d >= 1 && i >= 1 {
+                    let v = base + (d as f64).ln() * (i as f64).ln() / div;
+                    *r = v.clamp(0.0, 60.0) as u8;
+                }
+            }
+            row
+        })
+        .collect()
+}
 
 /// A small, fast hasher for moves (the history table's index).
 struct MoveHasher(u64);
@@ -190,6 +223,8 @@ struct Searcher<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> {
     null_on: bool,
     /// Two killer moves per ply.
     killers: Vec<[Option<G::Move>; 2]>,
+    /// Log-formula reductions by (depth left, place in the order), before the move's bias.
+    lmr_table: Vec<[u8; LMR_PLACES]>,
     /// Cut-off counts by (side, hashed move), weighted by depth squared.
     history: Vec<u32>,
     /// Scratch: the history scores of one node's moves.
@@ -740,6 +775,7 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G,
             history_on: cfg.history && cfg.algorithm == Algorithm::Alphabeta,
             null_on: cfg.null_move && cfg.algorithm == Algorithm::Alphabeta,
             killers: Vec::new(),
+            lmr_table: log_lmr_table(),
             history: if cfg.history && cfg.algorithm == Algorithm::Alphabeta {
                 vec![0; 2 * HISTORY_SLOTS]
             } else {
@@ -1713,7 +1749,7 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G,
                 self.search_child(child, mv, depth - 1, ply, alpha, beta, prob, Note(0))
             } else {
                 self.later_child(
-                    child, mv, maximizing, depth, ply, i, front, alpha, beta, prob,
+                    pos, child, mv, maximizing, depth, ply, i, front, alpha, beta, prob,
                 )
             };
             if self.aborted {
@@ -1829,6 +1865,7 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G,
     #[inline]
     fn later_child(
         &mut self,
+        parent: &G,
         child: &G,
         mv: G::Move,
         maximizing: bool,
@@ -1853,14 +1890,29 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G,
         let beats = |v: f64| if maximizing { v > alpha } else { v < beta };
         let inside = |v: f64| v > alpha && v < beta;
         let mut again = 0u8;
-        let reduce = self.lmr && depth >= LMR_MIN_DEPTH && i >= LMR_FIRST && i >= front;
-        if reduce {
+        let r = if !self.lmr || i < front {
+            0
+        } else if let Some(bias) = parent.reduction_bias(mv) {
+            // The log formula: deeper nodes and later moves are reduced more, down to a static
+            // evaluation (the child searched at depth 0).
+            if depth >= LOG_LMR_MIN_DEPTH && i >= LOG_LMR_FIRST {
+                let row = &self.lmr_table[(depth as usize).min(LMR_DEPTHS - 1)];
+                let r = row[i.min(LMR_PLACES - 1)] as i32 + bias;
+                r.clamp(0, depth as i32 - 1) as u32
+            } else {
+                0
+            }
+        } else if depth >= LMR_MIN_DEPTH && i >= LMR_FIRST {
             let r = if depth >= 6 && i >= 3 * LMR_FIRST {
                 2
             } else {
                 1
             };
-            let r = r.min(depth - 2);
+            r.min(depth - 2)
+        } else {
+            0
+        };
+        if r > 0 {
             self.reductions += 1;
             let note = Note::new(scout_flag, r);
             let v = self.search_child(child, mv, depth - 1 - r, ply, sa, sb, prob, note);

@@ -589,6 +589,24 @@ impl Game for Ataxx {
         }
     }
 
+    /// Moves that capture are reduced a ply less than the schedule, jumps that capture nothing
+    /// (they leave a hole and gain nothing) a ply more.
+    #[inline]
+    fn reduction_bias(&self, m: AtaxxMove) -> Option<i32> {
+        let to = m.to as usize;
+        if m.is_pass() || to >= CELLS {
+            return Some(0);
+        }
+        let them = self.pieces[self.to_move as usize ^ 1];
+        Some(if SINGLES[to] & them != 0 {
+            -1
+        } else if m.is_clone() {
+            0
+        } else {
+            1
+        })
+    }
+
     fn play(&mut self, m: AtaxxMove) -> Result<(), IllegalMove> {
         if let Some(reason) = self.illegal_reason(m) {
             return Err(IllegalMove::new(self.format_move(m), reason));
