@@ -184,19 +184,26 @@ fn a_pvs_search_records_null_windows_and_the_research_after_a_fail_high() {
     }
 }
 
-#[test]
-fn late_move_reductions_are_recorded_with_their_plies_and_researched_when_they_fail_high() {
-    let pos = reversi_midgame();
+/// A recorded depth-6 search of `pos` with the default techniques, and the nodes it reduced.
+fn reduced_at_depth_6<G: Playable>(
+    pos: &G,
+) -> (plyscope::search::SearchResult<G::Move>, Tree, Vec<usize>) {
     let (r, t) = recorded(
-        &pos,
+        pos,
         SearchConfig {
             depth: 6,
             ..SearchConfig::default()
         },
     );
-    let reduced: Vec<usize> = (0..t.len())
+    let reduced = (0..t.len())
         .filter(|&i| t.nodes[i].note.reduced() > 0)
         .collect();
+    (r, t, reduced)
+}
+
+#[test]
+fn late_move_reductions_are_recorded_with_their_plies_and_researched_when_they_fail_high() {
+    let (r, t, reduced) = reduced_at_depth_6(&reversi_midgame());
     assert!(!reduced.is_empty(), "some move was reduced");
     assert!(r.stats.reductions >= reduced.len() as u64);
     let (_, next) = t.links();
@@ -238,16 +245,7 @@ fn ataxx_reduces_by_the_log_formula_down_to_a_static_evaluation() {
     // Reversi keeps the fixed schedule (the test above); Ataxx gives a reduction bias, so its late
     // moves are reduced more than two plies at deep nodes, and the latest ones to a leaf.
     let pos = ataxx_midgame();
-    let (r, t) = recorded(
-        &pos,
-        SearchConfig {
-            depth: 6,
-            ..SearchConfig::default()
-        },
-    );
-    let reduced: Vec<usize> = (0..t.len())
-        .filter(|&i| t.nodes[i].note.reduced() > 0)
-        .collect();
+    let (r, t, reduced) = reduced_at_depth_6(&pos);
     assert!(r.stats.reductions >= reduced.len() as u64);
     assert!(
         reduced.iter().any(|&i| t.nodes[i].note.reduced() > 2),
@@ -300,7 +298,10 @@ fn ataxx_reduction_bias_favours_captures_and_clones_over_quiet_jumps() {
             assert_eq!(bias, 1, "{}", pos.format_move(m));
         }
     }
-    assert!(caps > 0 && clones > 0 && jumps > 0, "{caps} {clones} {jumps}");
+    assert!(
+        caps > 0 && clones > 0 && jumps > 0,
+        "{caps} {clones} {jumps}"
+    );
     assert!(reversi_midgame()
         .reduction_bias(plyscope::games::reversi::ReversiMove::Pass)
         .is_none());
