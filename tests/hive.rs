@@ -155,6 +155,59 @@ fn quick_mobility_agrees_with_the_full_walk() {
     assert!(moving > 100 && stuck > 20, "{moving} moving, {stuck} stuck");
 }
 
+/// The single-move legality check used by the search's staged generation agrees with the move
+/// list: on random positions of every game type, each generated move is legal, and every other
+/// pair of a piece and a cell next to the hive (placements, movements, throws of either colour)
+/// is not.
+#[test]
+fn single_move_legality_agrees_with_the_move_list() {
+    use plyscope::games::hive::{nb, PIECES};
+    let (mut legal, mut illegal) = (0, 0);
+    for exp in Expansions::ALL {
+        for pos in common::random_positions(&Hive::new(exp), 12, 90, 31) {
+            if pos.outcome().is_some() {
+                continue;
+            }
+            let mut moves = Vec::new();
+            pos.legal_moves(&mut moves);
+            let mut cells: Vec<u16> = Vec::new();
+            for p in 0..PIECES as u8 {
+                let c = pos.pos(p);
+                if pos.in_game(p) && c != plyscope::games::hive::IN_HAND {
+                    cells.push(c);
+                    cells.extend((0..6).map(|d| nb(c, d)));
+                }
+            }
+            cells.push(plyscope::games::hive::CENTER);
+            cells.sort_unstable();
+            cells.dedup();
+            for p in 0..PIECES as u8 {
+                for &to in &cells {
+                    let m = HiveMove { piece: p, to };
+                    let expected = moves.contains(&m);
+                    assert_eq!(
+                        pos.surely_legal(m),
+                        expected,
+                        "{} in {}",
+                        pos.format_move(m),
+                        pos.position_text()
+                    );
+                    if expected {
+                        legal += 1;
+                    } else {
+                        illegal += 1;
+                    }
+                }
+            }
+            assert!(!pos.surely_legal(HiveMove::PASS));
+        }
+    }
+    assert!(
+        legal > 1000 && illegal > 1000,
+        "{legal} legal, {illegal} illegal"
+    );
+}
+
 #[test]
 fn random_playouts_every_game_type() {
     for (i, exp) in Expansions::ALL.iter().enumerate() {

@@ -532,6 +532,53 @@ impl Hive {
         }
     }
 
+    /// Whether `m` (not the pass) is one of [`Hive::gen_moves`]'s moves, found without generating
+    /// the others: a placement's piece and cell are checked directly, a movement walks only the
+    /// moving piece's destinations (and the Pillbug's throws). The game must not be over. The
+    /// search uses it to try the table's move and the killers before generating every move.
+    pub fn is_legal_move(&self, m: HiveMove) -> bool {
+        if m.is_pass() || m.piece as usize >= PIECES || m.to as usize >= CELLS {
+            return false;
+        }
+        let p = m.piece;
+        let s = self.side();
+        let from = self.pos[p as usize];
+        if from == IN_HAND {
+            if side_of(p) != s || self.top[m.to as usize] != 0 || !self.placeable().any(|q| q == p)
+            {
+                return false;
+            }
+            return match self.plies {
+                0 => m.to == super::CENTER,
+                1 => (0..6).any(|d| nb(super::CENTER, d) == m.to),
+                _ => {
+                    self.side_neighbours(m.to, 1 - s) == 0 && self.side_neighbours(m.to, s) > 0
+                }
+            };
+        }
+        if !self.queen_placed(s) || from == m.to {
+            return false;
+        }
+        let mut pins = None;
+        if side_of(p) == s
+            && self.top[from as usize] == p + 1
+            && p != self.last
+            && !(self.lvl[p as usize] == 0 && self.is_pinned(p, from, &mut pins))
+        {
+            let mut found = false;
+            self.bug_dests(p, bug_of(p), &mut |c| found |= c == m.to);
+            if found {
+                return true;
+            }
+        }
+        if !self.exp.pillbug {
+            return false;
+        }
+        let mut throws = [(0u8, 0u16); 72];
+        let nt = self.throws(&mut pins, &mut throws);
+        throws[..nt].contains(&(p, m.to))
+    }
+
     /// Whether piece `p` (on top of its stack) has somewhere to go by its own movement, ignoring
     /// the one-hive pin and whose turn it is.
     ///
