@@ -1687,6 +1687,8 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G,
         keys.clear();
         let mut limit = 0;
         let mut count = 0;
+        // Whether `keys` index `moves` (pre-scores without children) rather than `kids`.
+        let mut keyed = false;
         if !stage_cut && !self.aborted {
             pos.legal_moves(&mut moves);
             if moves.is_empty() && ntried == 0 {
@@ -1711,28 +1713,53 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G,
             // Moves placed first: the table's move, then the killers (after the staged ones).
             let mut front = 0usize;
             if eager {
-                for (i, &mv) in moves.iter().enumerate() {
-                    let mut state = pos.clone();
-                    state.play_unchecked(mv);
-                    kids.push(Child {
-                        mv,
-                        state,
-                        prescore: 0.0,
-                        order: i as u32,
-                    });
-                }
-                self.score_kids(&mut kids, maximizing, depth);
                 let sign = if maximizing { -1.0 } else { 1.0 };
-                keys.extend(
-                    kids.iter()
-                        .enumerate()
-                        .map(|(i, k)| (sign * k.prescore, i as u32)),
-                );
+                // Pre-scores from the parent and the move where the evaluator can (then a child
+                // is made only when it is searched), else from every child made here.
+                if !R::ACTIVE {
+                    let root = self.root_player;
+                    if let Some(first) = moves
+                        .first()
+                        .and_then(|&m| self.eval.prescore_move(pos, m, root))
+                    {
+                        keyed = true;
+                        keys.push((sign * first, 0));
+                        for (i, &m) in moves.iter().enumerate().skip(1) {
+                            let v = self.eval.prescore_move(pos, m, root).unwrap_or(0.0);
+                            keys.push((sign * v, i as u32));
+                        }
+                    }
+                }
+                if !keyed {
+                    for (i, &mv) in moves.iter().enumerate() {
+                        let mut state = pos.clone();
+                        state.play_unchecked(mv);
+                        kids.push(Child {
+                            mv,
+                            state,
+                            prescore: 0.0,
+                            order: i as u32,
+                        });
+                    }
+                    self.score_kids(&mut kids, maximizing, depth);
+                    keys.extend(
+                        kids.iter()
+                            .enumerate()
+                            .map(|(i, k)| (sign * k.prescore, i as u32)),
+                    );
+                }
+                let mv_at = |k: u32| {
+                    if keyed {
+                        moves[k as usize]
+                    } else {
+                        kids[k as usize].mv
+                    }
+                };
                 if self.cfg.move_ordering || self.cfg.branching_limit > 0 {
                     keys.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
                 }
                 if let Some(m) = tt_move {
-                    if let Some(i) = keys.iter().position(|k| kids[k.1 as usize].mv == m) {
+                    if let Some(i) = keys.iter().position(|k| mv_at(k.1) == m) {
                         keys[..=i].rotate_right(1);
                         front = 1;
                     }
@@ -1746,10 +1773,7 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G,
                 }
                 front = front.min(keys.len());
                 for m in [killers[0], killers[1]].into_iter().flatten() {
-                    if let Some(i) = keys[front..]
-                        .iter()
-                        .position(|k| kids[k.1 as usize].mv == m)
-                    {
+                    if let Some(i) = keys[front..].iter().position(|k| mv_at(k.1) == m) {
                         keys[front..=front + i].rotate_right(1);
                         front += 1;
                     }
@@ -1797,15 +1821,20 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G,
 
             let mut scratch: Option<G> = None;
             for i in 0..limit {
-                let mv = if eager {
+                let mv = if eager && !keyed {
                     kids[keys[i].1 as usize].mv
                 } else {
+                    let mv = if keyed {
+                        moves[keys[i].1 as usize]
+                    } else {
+                        moves[i]
+                    };
                     let mut c = pos.clone();
-                    c.play_unchecked(moves[i]);
+                    c.play_unchecked(mv);
                     scratch = Some(c);
-                    moves[i]
+                    mv
                 };
-                let child = if eager {
+                let child = if eager && !keyed {
                     &kids[keys[i].1 as usize].state
                 } else {
                     scratch.as_ref().expect("made above")
