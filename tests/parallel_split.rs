@@ -83,6 +83,8 @@ fn exact(depth: u32) -> SearchConfig {
         transposition_table: Some(false),
         lmr: false,
         null_move: false,
+        late_move_pruning: false,
+        futility: false,
         exact_endgame: 0,
         seed: Some(7),
         ..SearchConfig::default()
