@@ -155,6 +155,139 @@ fn quick_mobility_agrees_with_the_full_walk() {
     assert!(moving > 100 && stuck > 20, "{moving} moving, {stuck} stuck");
 }
 
+/// The pre-score computed from the parent and the move (the search's way, without making the
+/// child) is exactly the pre-score of the child, for every legal move of random positions of
+/// every game type, from both sides.
+#[test]
+fn prescore_without_the_child_is_the_childs_prescore() {
+    use plyscope::core::{Evaluator, NoTerms};
+    use plyscope::games::hive::HiveEval;
+    let mut n = 0;
+    for exp in Expansions::ALL {
+        for pos in common::random_positions(&Hive::new(exp), 12, 90, 53) {
+            if pos.outcome().is_some() {
+                continue;
+            }
+            let mut moves = Vec::new();
+            pos.legal_moves(&mut moves);
+            for m in moves {
+                let mut child = pos.clone();
+                child.play_unchecked(m);
+                for side in 0..2 {
+                    let made = HiveEval::Strong.prescore(&child, side, &mut NoTerms);
+                    let quick = HiveEval::Strong.prescore_move(&pos, m, side);
+                    assert_eq!(
+                        quick.map(f64::to_bits),
+                        Some(made.to_bits()),
+                        "{} in {}",
+                        pos.format_move(m),
+                        pos.position_text()
+                    );
+                    n += 1;
+                }
+            }
+        }
+    }
+    assert!(n > 2000, "{n} moves");
+}
+
+/// The one-hive pins (articulation points) agree with a flood fill of the ground pieces without
+/// each piece in turn, on random positions of every game type.
+#[test]
+fn pinned_pieces_agree_with_a_flood_fill() {
+    use plyscope::games::hive::{nb, IN_HAND, PIECES};
+    let mut pins = 0;
+    for exp in Expansions::ALL {
+        for pos in common::random_positions(&Hive::new(exp), 25, 90, 41) {
+            let ground: Vec<u8> = (0..PIECES as u8)
+                .filter(|&p| pos.pos(p) != IN_HAND && pos.level(p) == 0)
+                .collect();
+            let mut expected = 0u32;
+            for &gone in &ground {
+                let cells: Vec<u16> = ground
+                    .iter()
+                    .filter(|&&p| p != gone)
+                    .map(|&p| pos.pos(p))
+                    .collect();
+                if cells.is_empty() {
+                    continue;
+                }
+                let mut seen = vec![cells[0]];
+                let mut i = 0;
+                while i < seen.len() {
+                    let c = seen[i];
+                    i += 1;
+                    for d in 0..6 {
+                        let e = nb(c, d);
+                        if cells.contains(&e) && !seen.contains(&e) {
+                            seen.push(e);
+                        }
+                    }
+                }
+                if seen.len() < cells.len() {
+                    expected |= 1 << gone;
+                }
+            }
+            assert_eq!(pos.pinned(), expected, "{}", pos.position_text());
+            pins += expected.count_ones();
+        }
+    }
+    assert!(pins > 50, "{pins} pins");
+}
+
+/// The single-move legality check used by the search's staged generation agrees with the move
+/// list: on random positions of every game type, each generated move is legal, and every other
+/// pair of a piece and a cell next to the hive (placements, movements, throws of either colour)
+/// is not.
+#[test]
+fn single_move_legality_agrees_with_the_move_list() {
+    use plyscope::games::hive::{nb, PIECES};
+    let (mut legal, mut illegal) = (0, 0);
+    for exp in Expansions::ALL {
+        for pos in common::random_positions(&Hive::new(exp), 12, 90, 31) {
+            if pos.outcome().is_some() {
+                continue;
+            }
+            let mut moves = Vec::new();
+            pos.legal_moves(&mut moves);
+            let mut cells: Vec<u16> = Vec::new();
+            for p in 0..PIECES as u8 {
+                let c = pos.pos(p);
+                if pos.in_game(p) && c != plyscope::games::hive::IN_HAND {
+                    cells.push(c);
+                    cells.extend((0..6).map(|d| nb(c, d)));
+                }
+            }
+            cells.push(plyscope::games::hive::CENTER);
+            cells.sort_unstable();
+            cells.dedup();
+            for p in 0..PIECES as u8 {
+                for &to in &cells {
+                    let m = HiveMove { piece: p, to };
+                    let expected = moves.contains(&m);
+                    assert_eq!(
+                        pos.surely_legal(m),
+                        expected,
+                        "{} in {}",
+                        pos.format_move(m),
+                        pos.position_text()
+                    );
+                    if expected {
+                        legal += 1;
+                    } else {
+                        illegal += 1;
+                    }
+                }
+            }
+            assert!(!pos.surely_legal(HiveMove::PASS));
+        }
+    }
+    assert!(
+        legal > 1000 && illegal > 1000,
+        "{legal} legal, {illegal} illegal"
+    );
+}
+
 #[test]
 fn random_playouts_every_game_type() {
     for (i, exp) in Expansions::ALL.iter().enumerate() {

@@ -321,6 +321,15 @@ pub trait Evaluator<G: Game>: Sync {
         self.evaluate(child, perspective, sink)
     }
 
+    /// [`Evaluator::prescore`] of the child that move `m` makes from `parent`, computed without
+    /// making the child, for evaluators that can (`None`, the default: the search makes every
+    /// child to pre-score it). When it answers, it must be exactly what `prescore` gives on the
+    /// child; the search then makes a child only when it searches it. Not used while a tree is
+    /// recorded (the recorded pre-scores come with their breakdown).
+    fn prescore_move(&self, _parent: &G, _m: G::Move, _perspective: PlayerId) -> Option<f64> {
+        None
+    }
+
     /// Whether [`Evaluator::prescore`] is exactly [`Evaluator::evaluate`] (as by default). When
     /// it is, a recorded leaf takes its evaluation from its pre-score instead of evaluating the
     /// position again. `false` unless an evaluator says so; one that overrides `prescore` with

@@ -157,6 +157,15 @@ pub trait Game: Clone + Debug + Send + 'static {
         false
     }
 
+    /// For staged move generation: `true` only when `m` is certainly a legal move here, answered
+    /// without generating the whole move list (the search then tries the table's move and the
+    /// killers before generating the others, and a cut by one of them saves the rest). `false`
+    /// means "not legal, or not known cheaply"; the default, `false` for every move, turns the
+    /// stage off. The position is not finished when the search asks.
+    fn surely_legal(&self, _m: Self::Move) -> bool {
+        false
+    }
+
     /// The position's hash key for the transposition table: a zobrist key maintained
     /// incrementally, or computed on demand where the whole state packs into a few words (Threes).
     fn zobrist(&self) -> u64;

@@ -1613,115 +1613,13 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G,
             }
         }
 
-        let mut moves = std::mem::take(&mut self.moves[ply]);
-        pos.legal_moves(&mut moves);
-        if moves.is_empty() {
-            self.moves[ply] = moves;
-            return self.leaf(pos);
-        }
-        if tt_index != NO_INDEX && tt_move.is_none() {
-            // The shared table keeps the move as its place in the list of legal moves.
-            tt_move = moves.get(tt_index as usize).copied();
-        }
-        // Pre-scores are needed to order (only worth it with depth left) or to limit. Without
-        // them, each child is made only when its turn comes, so a cut-off saves making the rest;
-        // with them, every child is made once (copy-make) into this ply's buffer and searched in
-        // the order of a sorted key list. A recorded child gets its pre-score's breakdown when it
-        // is opened (so pruned children cost nothing, and a leaf reuses it as its evaluation).
         let eager = self.cfg.branching_limit > 0 || self.orders(depth);
         let side = if maximizing { 0 } else { 1 };
-        let mut kids = std::mem::take(&mut self.kids[ply]);
-        let mut keys = std::mem::take(&mut self.keys[ply]);
-        kids.clear();
-        keys.clear();
-        // Moves placed first: the table's move, then the killers.
-        let mut front = 0usize;
         let killers = if self.killers_on {
             self.killers[ply]
         } else {
             [None, None]
         };
-        if eager {
-            for (i, &mv) in moves.iter().enumerate() {
-                let mut state = pos.clone();
-                state.play_unchecked(mv);
-                kids.push(Child {
-                    mv,
-                    state,
-                    prescore: 0.0,
-                    order: i as u32,
-                });
-            }
-            self.score_kids(&mut kids, maximizing, depth);
-            let sign = if maximizing { -1.0 } else { 1.0 };
-            keys.extend(
-                kids.iter()
-                    .enumerate()
-                    .map(|(i, k)| (sign * k.prescore, i as u32)),
-            );
-            if self.cfg.move_ordering || self.cfg.branching_limit > 0 {
-                keys.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-            }
-            if let Some(m) = tt_move {
-                if let Some(i) = keys.iter().position(|k| kids[k.1 as usize].mv == m) {
-                    keys[..=i].rotate_right(1);
-                    front = 1;
-                }
-            }
-            // Killers go after the table's move, or after the best move by pre-score when there
-            // is none: the evaluation's first choice is usually better than a killer (Reversi:
-            // 20 % fewer nodes to depth 8 than killers first; Khet and Ataxx gain as much).
-            front = front.max(1).min(keys.len());
-            for m in [killers[0], killers[1]].into_iter().flatten() {
-                if let Some(i) = keys[front..]
-                    .iter()
-                    .position(|k| kids[k.1 as usize].mv == m)
-                {
-                    keys[front..=front + i].rotate_right(1);
-                    front += 1;
-                }
-            }
-        } else {
-            if self.history_on && moves.len() > 1 {
-                // The moves with the best history scores come first, picked one at a time (a
-                // selection sort stopped after HISTORY_PICKS moves): most of these nodes are one
-                // ply above the horizon and cut after a move or two, where sorting every move
-                // (Ataxx: a hundred) cost more than the rest of the node. The rest keep their
-                // order. Each score is looked up once.
-                let h = &self.history;
-                let mut scores = std::mem::take(&mut self.scores);
-                scores.clear();
-                scores.extend(moves.iter().map(|m| h[history_slot(m, side)]));
-                let picks = HISTORY_PICKS.min(moves.len() - 1);
-                for j in 0..picks {
-                    let mut top = j;
-                    for k in j + 1..scores.len() {
-                        if scores[k] > scores[top] {
-                            top = k;
-                        }
-                    }
-                    if scores[top] == 0 {
-                        break;
-                    }
-                    scores.swap(j, top);
-                    moves.swap(j, top);
-                }
-                self.scores = scores;
-            }
-            for m in [tt_move, killers[0], killers[1]].into_iter().flatten() {
-                if let Some(i) = moves[front..].iter().position(|&x| x == m) {
-                    moves[front..=front + i].rotate_right(1);
-                    front += 1;
-                }
-            }
-        }
-        let count = moves.len();
-        let limit = if self.cfg.branching_limit > 0 {
-            self.cfg.branching_limit.min(count)
-        } else {
-            count
-        };
-
         let mut best = if maximizing {
             f64::NEG_INFINITY
         } else {
@@ -1730,63 +1628,251 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G,
         let mut best_mv = None;
         let mut best_index = NO_INDEX;
         let mut cut_at = None;
-        let mut scratch: Option<G> = None;
-        for i in 0..limit {
-            let mv = if eager {
-                kids[keys[i].1 as usize].mv
+
+        // Staged generation: where the game can tell that a move is legal without generating
+        // them all (`Game::surely_legal`), the table's move (and, at a node whose children are
+        // made one at a time, the killers) are searched first, and the other moves are generated
+        // only when none of them cuts. Not while a tree is recorded (its pruned lists name every
+        // move), with the branching limit (it ranks every move) or the shared table (it keeps
+        // moves by their place in the list).
+        let mut tried: [Option<G::Move>; 3] = [None; 3];
+        let mut ntried = 0usize;
+        let mut stage_cut = false;
+        if !R::ACTIVE
+            && self.prune
+            && self.cfg.branching_limit == 0
+            && !matches!(self.tt, Some(Tt::Shared(..)))
+        {
+            let (k0, k1) = if eager {
+                (None, None)
             } else {
-                let mut c = pos.clone();
-                c.play_unchecked(moves[i]);
-                scratch = Some(c);
-                moves[i]
+                (killers[0], killers[1])
             };
-            let child = if eager {
-                &kids[keys[i].1 as usize].state
-            } else {
-                scratch.as_ref().expect("made above")
-            };
-            let v = if i == 0 || !(self.pvs || self.lmr) || !self.prune {
-                self.search_child(child, mv, depth - 1, ply, alpha, beta, prob, Note(0))
-            } else {
-                self.later_child(
-                    pos, child, mv, maximizing, depth, ply, i, front, alpha, beta, prob,
-                )
-            };
-            if self.aborted {
-                break;
-            }
-            let better = if maximizing { v > best } else { v < best };
-            if better {
-                best = v;
-                best_mv = Some(mv);
-                if eager {
-                    // `kids` are in the order of the legal-move list.
-                    best_index = u16::try_from(keys[i].1).unwrap_or(NO_INDEX);
+            for mv in [tt_move, k0, k1].into_iter().flatten() {
+                if tried[..ntried].contains(&Some(mv)) || !pos.surely_legal(mv) {
+                    continue;
                 }
-                let (head, tail) = self.pv.split_at_mut(ply + 1);
-                head[ply].clear();
-                head[ply].push(mv);
-                head[ply].extend_from_slice(&tail[0]);
-            }
-            if self.prune {
-                if maximizing {
-                    alpha = alpha.max(v);
+                let i = ntried;
+                tried[i] = Some(mv);
+                ntried += 1;
+                let mut child = pos.clone();
+                child.play_unchecked(mv);
+                let v = if i == 0 || !(self.pvs || self.lmr) {
+                    self.search_child(&child, mv, depth - 1, ply, alpha, beta, prob, Note(0))
                 } else {
-                    beta = beta.min(v);
+                    self.later_child(
+                        pos, &child, mv, maximizing, depth, ply, i, ntried, alpha, beta, prob,
+                    )
+                };
+                if self.aborted {
+                    break;
+                }
+                if self.take_value(v, mv, ply, maximizing, &mut best, &mut alpha, &mut beta) {
+                    best_mv = Some(mv);
                 }
                 if alpha >= beta {
-                    cut_at = Some(i);
-                    if self.killers_on && Some(mv) != tt_move {
-                        let k = &mut self.killers[ply];
-                        if k[0] != Some(mv) {
-                            k[1] = k[0];
-                            k[0] = Some(mv);
+                    self.on_cut(mv, tt_move, ply, side, depth);
+                    self.prune_events += 1;
+                    stage_cut = true;
+                    break;
+                }
+            }
+        }
+
+        let mut moves = std::mem::take(&mut self.moves[ply]);
+        let mut kids = std::mem::take(&mut self.kids[ply]);
+        let mut keys = std::mem::take(&mut self.keys[ply]);
+        moves.clear();
+        kids.clear();
+        keys.clear();
+        let mut limit = 0;
+        let mut count = 0;
+        // Whether `keys` index `moves` (pre-scores without children) rather than `kids`.
+        let mut keyed = false;
+        if !stage_cut && !self.aborted {
+            pos.legal_moves(&mut moves);
+            if moves.is_empty() && ntried == 0 {
+                self.moves[ply] = moves;
+                self.kids[ply] = kids;
+                self.keys[ply] = keys;
+                return self.leaf(pos);
+            }
+            if ntried > 0 {
+                moves.retain(|m| !tried[..ntried].contains(&Some(*m)));
+            }
+            if tt_index != NO_INDEX && tt_move.is_none() {
+                // The shared table keeps the move as its place in the list of legal moves.
+                tt_move = moves.get(tt_index as usize).copied();
+            }
+            // Pre-scores are needed to order (only worth it with depth left) or to limit.
+            // Without them, each child is made only when its turn comes, so a cut-off saves
+            // making the rest; with them, every child is made once (copy-make) into this ply's
+            // buffer and searched in the order of a sorted key list. A recorded child gets its
+            // pre-score's breakdown when it is opened (so pruned children cost nothing, and a
+            // leaf reuses it as its evaluation).
+            // Moves placed first: the table's move, then the killers (after the staged ones).
+            let mut front = 0usize;
+            if eager {
+                let sign = if maximizing { -1.0 } else { 1.0 };
+                // Pre-scores from the parent and the move where the evaluator can (then a child
+                // is made only when it is searched), else from every child made here.
+                if !R::ACTIVE {
+                    let root = self.root_player;
+                    if let Some(first) = moves
+                        .first()
+                        .and_then(|&m| self.eval.prescore_move(pos, m, root))
+                    {
+                        keyed = true;
+                        keys.push((sign * first, 0));
+                        for (i, &m) in moves.iter().enumerate().skip(1) {
+                            let v = self.eval.prescore_move(pos, m, root).unwrap_or(0.0);
+                            keys.push((sign * v, i as u32));
                         }
                     }
-                    if self.history_on {
-                        let h = &mut self.history[history_slot(&mv, side)];
-                        *h = h.saturating_add(depth * depth);
+                }
+                if !keyed {
+                    for (i, &mv) in moves.iter().enumerate() {
+                        let mut state = pos.clone();
+                        state.play_unchecked(mv);
+                        kids.push(Child {
+                            mv,
+                            state,
+                            prescore: 0.0,
+                            order: i as u32,
+                        });
                     }
+                    self.score_kids(&mut kids, maximizing, depth);
+                    keys.extend(
+                        kids.iter()
+                            .enumerate()
+                            .map(|(i, k)| (sign * k.prescore, i as u32)),
+                    );
+                }
+                let mv_at = |k: u32| {
+                    if keyed {
+                        moves[k as usize]
+                    } else {
+                        kids[k as usize].mv
+                    }
+                };
+                if self.cfg.move_ordering || self.cfg.branching_limit > 0 {
+                    keys.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+                }
+                if let Some(m) = tt_move {
+                    if let Some(i) = keys.iter().position(|k| mv_at(k.1) == m) {
+                        keys[..=i].rotate_right(1);
+                        front = 1;
+                    }
+                }
+                // Killers go after the table's move, or after the best move by pre-score when
+                // there is none: the evaluation's first choice is usually better than a killer
+                // (Reversi: 20 % fewer nodes to depth 8 than killers first; Khet and Ataxx gain
+                // as much). A staged table's move counts as that first move.
+                if ntried == 0 {
+                    front = front.max(1);
+                }
+                front = front.min(keys.len());
+                for m in [killers[0], killers[1]].into_iter().flatten() {
+                    if let Some(i) = keys[front..].iter().position(|k| mv_at(k.1) == m) {
+                        keys[front..=front + i].rotate_right(1);
+                        front += 1;
+                    }
+                }
+            } else {
+                if self.history_on && moves.len() > 1 {
+                    // The moves with the best history scores come first, picked one at a time
+                    // (a selection sort stopped after HISTORY_PICKS moves): most of these nodes
+                    // are one ply above the horizon and cut after a move or two, where sorting
+                    // every move (Ataxx: a hundred) cost more than the rest of the node. The rest
+                    // keep their order. Each score is looked up once.
+                    let h = &self.history;
+                    let mut scores = std::mem::take(&mut self.scores);
+                    scores.clear();
+                    scores.extend(moves.iter().map(|m| h[history_slot(m, side)]));
+                    let picks = HISTORY_PICKS.min(moves.len() - 1);
+                    for j in 0..picks {
+                        let mut top = j;
+                        for k in j + 1..scores.len() {
+                            if scores[k] > scores[top] {
+                                top = k;
+                            }
+                        }
+                        if scores[top] == 0 {
+                            break;
+                        }
+                        scores.swap(j, top);
+                        moves.swap(j, top);
+                    }
+                    self.scores = scores;
+                }
+                for m in [tt_move, killers[0], killers[1]].into_iter().flatten() {
+                    if let Some(i) = moves[front..].iter().position(|&x| x == m) {
+                        moves[front..=front + i].rotate_right(1);
+                        front += 1;
+                    }
+                }
+            }
+            count = moves.len();
+            limit = if self.cfg.branching_limit > 0 {
+                self.cfg.branching_limit.min(count)
+            } else {
+                count
+            };
+
+            let mut scratch: Option<G> = None;
+            for i in 0..limit {
+                let mv = if eager && !keyed {
+                    kids[keys[i].1 as usize].mv
+                } else {
+                    let mv = if keyed {
+                        moves[keys[i].1 as usize]
+                    } else {
+                        moves[i]
+                    };
+                    let mut c = pos.clone();
+                    c.play_unchecked(mv);
+                    scratch = Some(c);
+                    mv
+                };
+                let child = if eager && !keyed {
+                    &kids[keys[i].1 as usize].state
+                } else {
+                    scratch.as_ref().expect("made above")
+                };
+                // The place among the moves searched here, the staged ones first.
+                let at = ntried + i;
+                let v = if at == 0 || !(self.pvs || self.lmr) || !self.prune {
+                    self.search_child(child, mv, depth - 1, ply, alpha, beta, prob, Note(0))
+                } else {
+                    self.later_child(
+                        pos,
+                        child,
+                        mv,
+                        maximizing,
+                        depth,
+                        ply,
+                        at,
+                        ntried + front,
+                        alpha,
+                        beta,
+                        prob,
+                    )
+                };
+                if self.aborted {
+                    break;
+                }
+                if self.take_value(v, mv, ply, maximizing, &mut best, &mut alpha, &mut beta) {
+                    best_mv = Some(mv);
+                    if eager && ntried == 0 {
+                        // `kids` are in the order of the legal-move list.
+                        best_index = u16::try_from(keys[i].1).unwrap_or(NO_INDEX);
+                    } else {
+                        best_index = NO_INDEX;
+                    }
+                }
+                if self.prune && alpha >= beta {
+                    cut_at = Some(i);
+                    self.on_cut(mv, tt_move, ply, side, depth);
                     break;
                 }
             }
@@ -1856,6 +1942,62 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G,
                 .close(kind, Some(best), bound, NO_STAGE, &self.stage, false);
         }
         best
+    }
+
+    /// Takes a child's value `v` (of move `mv`) into its node's running best, principal variation
+    /// and window; returns whether it is a new best.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn take_value(
+        &mut self,
+        v: f64,
+        mv: G::Move,
+        ply: usize,
+        maximizing: bool,
+        best: &mut f64,
+        alpha: &mut f64,
+        beta: &mut f64,
+    ) -> bool {
+        let better = if maximizing { v > *best } else { v < *best };
+        if better {
+            *best = v;
+            let (head, tail) = self.pv.split_at_mut(ply + 1);
+            head[ply].clear();
+            head[ply].push(mv);
+            head[ply].extend_from_slice(&tail[0]);
+        }
+        if self.prune {
+            if maximizing {
+                *alpha = alpha.max(v);
+            } else {
+                *beta = beta.min(v);
+            }
+        }
+        better
+    }
+
+    /// Remembers move `mv`, which cut at `ply` with `depth` left, as a killer (unless it was the
+    /// table's move) and in the history.
+    #[inline(always)]
+    fn on_cut(
+        &mut self,
+        mv: G::Move,
+        tt_move: Option<G::Move>,
+        ply: usize,
+        side: usize,
+        depth: u32,
+    ) {
+        if self.killers_on && Some(mv) != tt_move {
+            let k = &mut self.killers[ply];
+            if k[0] != Some(mv) {
+                k[1] = k[0];
+                k[0] = Some(mv);
+            }
+        }
+        if self.history_on {
+            let h = &mut self.history[history_slot(&mv, side)];
+            *h = h.saturating_add(depth * depth);
+        }
     }
 
     /// Searches a child after the first (the `i`-th in order; `front` moves came from the table

@@ -414,9 +414,13 @@ export class HexBoard extends CanvasBoard {
         };
       });
     }
-    // The cells to keep in sight: every piece, every target, and the last move's cells.
+    // The cells to keep in sight: every piece with the ring of empty hexes drawn around the
+    // pieces (so that the hand strips never clip it), every target, and the last move's cells.
     const pts = [];
-    for (const c of this.cells.values()) pts.push([c.q, c.r]);
+    for (const c of this.cells.values()) {
+      pts.push([c.q, c.r]);
+      for (const [dq, dr] of STEPS) pts.push([c.q + dq, c.r + dr]);
+    }
     for (const m of (this.view && this.view.moves) || []) if (m.to) pts.push([m.to.x, m.to.y]);
     const last = this.view && this.view.last;
     if (last && last.from) pts.push([last.from.x, last.from.y]);

@@ -4,8 +4,8 @@
 //! `evaluate(pos, 0) == -evaluate(pos, 1)`. The pre-score that orders and limits moves uses a
 //! cheaper set of terms of its own (no move generation).
 
-use super::{bug_of, nb, side_of, Bug, Hive, IN_HAND, NONE, PER_SIDE, QUEEN};
-use crate::core::{Error, Evaluator, PlayerId, TermSink};
+use super::{bug_of, nb, side_of, Bug, Hive, HiveMove, IN_HAND, NONE, PER_SIDE, QUEEN};
+use crate::core::{Error, Evaluator, NoTerms, PlayerId, TermSink};
 
 /// The evaluator names, the default first.
 pub const NAMES: &[&str] = &["strong", "queens"];
@@ -86,15 +86,23 @@ struct Measures {
 }
 
 fn queen_terms(h: &Hive, m: &mut Measures) {
+    let queens = [h.pos(QUEEN as u8), h.pos(PER_SIDE as u8 + QUEEN as u8)];
+    queen_terms_by(|c| h.top(c), queens, m);
+}
+
+/// The queen terms of a board given by the piece on top of each cell (`top`, [`NONE`] for an
+/// empty cell) and the two queens' cells.
+#[inline(always)]
+fn queen_terms_by(top: impl Fn(u16) -> u8, queens: [u16; 2], m: &mut Measures) {
     for s in 0..2u8 {
-        let q = h.pos(s * PER_SIDE as u8 + QUEEN as u8);
+        let q = queens[s as usize];
         if q == IN_HAND {
             // An unplaced queen can't be surrounded: count it as fully free.
             m.liberties[s as usize] = 6.0;
             continue;
         }
         for d in 0..6 {
-            let t = h.top(nb(q, d));
+            let t = top(nb(q, d));
             if t == NONE {
                 m.liberties[s as usize] += 1.0;
             } else if side_of(t) != s {
@@ -102,7 +110,7 @@ fn queen_terms(h: &Hive, m: &mut Measures) {
                 m.touching[1 - s as usize] += 1.0;
             }
         }
-        let t = h.top(q);
+        let t = top(q);
         if t != NONE && side_of(t) != s {
             m.on_queen[1 - s as usize] += 1.0;
         }
@@ -218,13 +226,53 @@ impl Evaluator<Hive> for HiveEval {
                 m.hand[side_of(p) as usize] += 1.0;
             }
         }
-        let mut t = Terms::new(perspective, sink);
-        t.diff("pre: queen liberties", m.liberties, W_LIBERTY);
-        t.diff("pre: touching enemy queen", m.touching, W_TOUCH);
-        t.diff("pre: beetle on enemy queen", m.on_queen, W_BEETLE_ON_QUEEN);
-        t.diff("pre: pieces in hand", m.hand, -W_HAND);
-        t.total
+        prescore_terms(&m, perspective, sink)
     }
+
+    /// The pre-score of the child without making it: the board after the move is read through
+    /// the parent (the moved piece on its new cell, the piece under it back on top of its old
+    /// one), with the same terms in the same order, so the value is exactly `prescore`'s.
+    fn prescore_move(&self, parent: &Hive, mv: HiveMove, perspective: PlayerId) -> Option<f64> {
+        let mut m = Measures::default();
+        let mut queens = [parent.pos(QUEEN as u8), parent.pos(PER_SIDE as u8 + QUEEN as u8)];
+        if mv.is_pass() {
+            queen_terms(parent, &mut m);
+        } else {
+            let p = mv.piece;
+            let from = parent.pos(p);
+            let left = parent.under(p);
+            if p as usize % PER_SIDE == QUEEN {
+                queens[side_of(p) as usize] = mv.to;
+            }
+            let top = |c: u16| {
+                if c == mv.to {
+                    p
+                } else if c == from {
+                    left
+                } else {
+                    parent.top(c)
+                }
+            };
+            queen_terms_by(top, queens, &mut m);
+        }
+        for p in 0..super::PIECES as u8 {
+            if parent.in_game(p) && parent.pos(p) == IN_HAND && p != mv.piece {
+                m.hand[side_of(p) as usize] += 1.0;
+            }
+        }
+        Some(prescore_terms(&m, perspective, &mut NoTerms))
+    }
+}
+
+/// The pre-score's terms from the measures of the child.
+#[inline(always)]
+fn prescore_terms<S: TermSink>(m: &Measures, perspective: PlayerId, sink: &mut S) -> f64 {
+    let mut t = Terms::new(perspective, sink);
+    t.diff("pre: queen liberties", m.liberties, W_LIBERTY);
+    t.diff("pre: touching enemy queen", m.touching, W_TOUCH);
+    t.diff("pre: beetle on enemy queen", m.on_queen, W_BEETLE_ON_QUEEN);
+    t.diff("pre: pieces in hand", m.hand, -W_HAND);
+    t.total
 }
 
 /// The running sum of an evaluation's terms, each "the perspective's measure minus the

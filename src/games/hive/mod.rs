@@ -823,6 +823,11 @@ impl Game for Hive {
         self.queen_neighbours(1 - self.side()) == 5
     }
 
+    /// Exact for every move but the pass (see [`Hive::is_legal_move`]).
+    fn surely_legal(&self, m: HiveMove) -> bool {
+        self.outcome().is_none() && self.is_legal_move(m)
+    }
+
     fn zobrist(&self) -> u64 {
         self.key
     }

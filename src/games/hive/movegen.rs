@@ -129,36 +129,61 @@ impl Hive {
     /// and the ground pieces would fall apart without it (an articulation point). Found with one
     /// iterative depth-first walk (Hopcroft and Tarjan), linear in the number of pieces.
     pub fn pinned(&self) -> u32 {
-        let mut start = NONE;
+        // The ground pieces' graph as one neighbour mask per piece, built once: the walk below
+        // then visits each edge once, without looking at empty cells or stacks again.
+        let mut nbrs = [0u32; PIECES];
+        let mut ground = 0u32;
         for p in 0..PIECES {
             if self.pos[p] != IN_HAND && self.lvl[p] == 0 {
-                start = p as u8;
-                break;
+                ground |= 1 << p;
             }
         }
-        if start == NONE {
+        if ground == 0 {
             return 0;
         }
+        // A piece whose occupied neighbours form one unbroken arc is never pinned (they stay
+        // joined along the arc): when every piece is such, nothing is pinned and the walk is
+        // skipped.
+        let mut broken_arc = false;
+        let mut g = ground;
+        while g != 0 {
+            let p = g.trailing_zeros() as usize;
+            g &= g - 1;
+            let c = self.pos[p];
+            let mut m = 0u32;
+            let mut occ = 0u32;
+            for d in 0..6 {
+                let e = nb(c, d);
+                if self.top[e as usize] != 0 {
+                    m |= 1 << self.ground(e);
+                    occ |= 1 << d;
+                }
+            }
+            let starts = occ & !(((occ << 1) | (occ >> 5)) & 63);
+            broken_arc |= starts.count_ones() > 1;
+            nbrs[p] = m;
+        }
+        if !broken_arc {
+            return 0;
+        }
+        let start = ground.trailing_zeros() as u8;
         let mut disc = [0u8; PIECES];
         let mut low = [0u8; PIECES];
         let mut parent = [NONE; PIECES];
-        let mut stack = [(0u8, 0u8); PIECES];
+        // Each entry: a piece and the neighbours it has still to look at.
+        let mut stack = [(0u8, 0u32); PIECES];
         let mut sp = 1;
-        stack[0] = (start, 0);
+        stack[0] = (start, nbrs[start as usize]);
         let mut timer = 1u8;
         disc[start as usize] = 1;
         low[start as usize] = 1;
         let mut root_children = 0;
         let mut art = 0u32;
         while sp > 0 {
-            let (v, d) = stack[sp - 1];
-            if d < 6 {
-                stack[sp - 1].1 = d + 1;
-                let c = nb(self.pos[v as usize], d as usize);
-                if self.top[c as usize] == 0 {
-                    continue;
-                }
-                let w = self.ground(c);
+            let (v, rest) = stack[sp - 1];
+            if rest != 0 {
+                stack[sp - 1].1 = rest & (rest - 1);
+                let w = rest.trailing_zeros() as u8;
                 if disc[w as usize] == 0 {
                     timer += 1;
                     disc[w as usize] = timer;
@@ -167,7 +192,7 @@ impl Hive {
                     if v == start {
                         root_children += 1;
                     }
-                    stack[sp] = (w, 0);
+                    stack[sp] = (w, nbrs[w as usize]);
                     sp += 1;
                 } else if w != parent[v as usize] {
                     low[v as usize] = low[v as usize].min(disc[w as usize]);
@@ -530,6 +555,53 @@ impl Hive {
         if out.is_empty() {
             out.push(HiveMove::PASS);
         }
+    }
+
+    /// Whether `m` (not the pass) is one of [`Hive::gen_moves`]'s moves, found without generating
+    /// the others: a placement's piece and cell are checked directly, a movement walks only the
+    /// moving piece's destinations (and the Pillbug's throws). The game must not be over. The
+    /// search uses it to try the table's move and the killers before generating every move.
+    pub fn is_legal_move(&self, m: HiveMove) -> bool {
+        if m.is_pass() || m.piece as usize >= PIECES || m.to as usize >= CELLS {
+            return false;
+        }
+        let p = m.piece;
+        let s = self.side();
+        let from = self.pos[p as usize];
+        if from == IN_HAND {
+            if side_of(p) != s || self.top[m.to as usize] != 0 || !self.placeable().any(|q| q == p)
+            {
+                return false;
+            }
+            return match self.plies {
+                0 => m.to == super::CENTER,
+                1 => (0..6).any(|d| nb(super::CENTER, d) == m.to),
+                _ => {
+                    self.side_neighbours(m.to, 1 - s) == 0 && self.side_neighbours(m.to, s) > 0
+                }
+            };
+        }
+        if !self.queen_placed(s) || from == m.to {
+            return false;
+        }
+        let mut pins = None;
+        if side_of(p) == s
+            && self.top[from as usize] == p + 1
+            && p != self.last
+            && !(self.lvl[p as usize] == 0 && self.is_pinned(p, from, &mut pins))
+        {
+            let mut found = false;
+            self.bug_dests(p, bug_of(p), &mut |c| found |= c == m.to);
+            if found {
+                return true;
+            }
+        }
+        if !self.exp.pillbug {
+            return false;
+        }
+        let mut throws = [(0u8, 0u16); 72];
+        let nt = self.throws(&mut pins, &mut throws);
+        throws[..nt].contains(&(p, m.to))
     }
 
     /// Whether piece `p` (on top of its stack) has somewhere to go by its own movement, ignoring
