@@ -39,6 +39,8 @@ fn exact(depth: u32, threads: u32) -> SearchConfig {
         iterative_deepening: true,
         lmr: false,
         null_move: false,
+        late_move_pruning: false,
+        futility: false,
         random_ties: false,
         exact_endgame: 0,
         seed: Some(3),

@@ -83,6 +83,8 @@ fn exact(depth: u32) -> SearchConfig {
         transposition_table: Some(false),
         lmr: false,
         null_move: false,
+        late_move_pruning: false,
+        futility: false,
         exact_endgame: 0,
         seed: Some(7),
         ..SearchConfig::default()
@@ -278,12 +280,13 @@ fn bad_jobs_are_refused() {
 
 /// A split search in virtual time: each worker (its own thread, session and table) takes as long
 /// as the nodes its job searched, the coordinator sees the results in the order they would finish.
-/// Returns the report, the virtual time to the end (in nodes) and the nodes of all jobs.
+/// Returns the report, the virtual time to the end (in nodes), the nodes of all jobs and the
+/// number of jobs.
 fn split_in_node_time(
     session: &dyn AnySession,
     cfg: &SearchConfig,
     workers: u32,
-) -> (SearchReport, u64, u64) {
+) -> (SearchReport, u64, u64, u64) {
     let mut run = session.split_start(cfg, workers).unwrap().unwrap();
     let mut links = Vec::new();
     let mut handles = Vec::new();
@@ -305,11 +308,18 @@ fn split_in_node_time(
     // Results not yet seen by the coordinator: (finish time, worker, report).
     let mut queue: Vec<(u64, u32, JobReport)> = Vec::new();
     let (mut now, mut total) = (0u64, 0u64);
+    // SPLIT_JOB_COST=N: each job takes N node-time units more (what a message round trip and the
+    // start of a job cost, counted in nodes of search).
+    let cost: u64 = std::env::var("SPLIT_JOB_COST")
+        .ok()
+        .map_or(0, |c| c.parse().expect("a number of nodes"));
+    let mut jobs = 0u64;
     loop {
         for w in 0..workers as usize {
             if idle[w] {
                 if let Some(job) = run.next_job() {
                     idle[w] = false;
+                    jobs += 1;
                     links[w].0.send(job.clone()).unwrap();
                     let r = links[w].1.recv().unwrap();
                     total += r.nodes;
@@ -327,7 +337,7 @@ fn split_in_node_time(
                             r.nodes
                         );
                     }
-                    queue.push((now + r.nodes.max(1), w as u32, r));
+                    queue.push((now + r.nodes.max(1) + cost, w as u32, r));
                 }
             }
         }
@@ -346,7 +356,7 @@ fn split_in_node_time(
     for h in handles {
         h.join().unwrap();
     }
-    (run.finish().unwrap(), now, total)
+    (run.finish().unwrap(), now, total, jobs)
 }
 
 /// The split search's speed-up predicted from node counts, whatever the machine's load: a
@@ -358,7 +368,8 @@ fn split_in_node_time(
 /// reductions on (the default) and off (`LMR=0` there: one and two workers then agree on the
 /// value). `SPLIT_CASE=ataxx::9` (game:moves:depth) runs one case, `SPLIT_LMR=on` (or `off`) one
 /// setting of the reductions, `SPLIT_WORKERS="2 4"` those worker counts, `SPLIT_TIMELINE=1`
-/// prints every job (worker, start..end in nodes, depth, move, window, value), `SPLIT_NO_LMR`
+/// prints every job (worker, start..end in nodes, depth, move, window, value), `SPLIT_JOB_COST=N`
+/// adds N node-time units to every job (a message's round trip, in nodes), `SPLIT_NO_LMR`
 /// (as `SPLIT_LMR=off`) / `SPLIT_NO_TT` / `SPLIT_NO_NULL` turn a technique off.
 #[test]
 #[ignore]
@@ -370,7 +381,7 @@ fn predicted_speedup() {
         ("ataxx", "", 10),
     ];
     println!(
-        "game      depth lmr workers  1-thread nodes  split nodes  time (nodes)  predicted speed-up  value 1-thread / split"
+        "game      depth lmr workers  1-thread nodes  split nodes  time (nodes)  predicted speed-up  value 1-thread / split  jobs"
     );
     let lmr_settings: Vec<bool> = if std::env::var_os("SPLIT_NO_LMR").is_some() {
         vec![false]
@@ -419,9 +430,9 @@ fn predicted_speedup() {
         };
         let single = s.search(&cfg, Hooks::default()).unwrap();
         for &workers in &counts {
-            let (rep, time, total) = split_in_node_time(s.as_ref(), &cfg, workers);
+            let (rep, time, total, jobs) = split_in_node_time(s.as_ref(), &cfg, workers);
             println!(
-                "{game:9} {depth:5} {:>3} {workers:7} {:15} {total:12} {time:13} {:17.2}x  {} / {}",
+                "{game:9} {depth:5} {:>3} {workers:7} {:15} {total:12} {time:13} {:17.2}x  {} / {}  {jobs}",
                 if lmr { "on" } else { "off" },
                 single.stats.nodes,
                 single.stats.nodes as f64 / time as f64,

@@ -308,6 +308,69 @@ fn ataxx_reduction_bias_favours_captures_and_clones_over_quiet_jumps() {
 }
 
 #[test]
+fn ataxx_forward_pruning_is_recorded_as_futile_moves_and_only_where_a_game_gives_a_bias() {
+    // Late-move and futility pruning skip moves near the horizon in games that give a reduction
+    // bias (Ataxx); the skipped moves are `pruned` nodes with the reason `futility`, which every
+    // form of the document keeps.
+    let pos = ataxx_midgame();
+    let (r, t) = recorded(
+        &pos,
+        SearchConfig {
+            depth: 5,
+            ..SearchConfig::default()
+        },
+    );
+    assert!(r.stats.forward_pruned > 0, "some move was skipped");
+    let futile: Vec<usize> = (0..t.len())
+        .filter(|&i| t.nodes[i].reason == Some(plyscope::tree::PruneReason::Futility))
+        .collect();
+    assert!(!futile.is_empty(), "the skipped moves are in the tree");
+    let skipped: u64 = futile.iter().map(|&i| t.nodes[i].count).sum();
+    assert!(skipped <= r.stats.forward_pruned);
+    for &i in &futile {
+        let n = &t.nodes[i];
+        assert_eq!(n.kind, NodeKind::Pruned);
+        assert!(n.count > 0);
+        let parent = &t.nodes[n.parent as usize];
+        assert!(matches!(parent.kind, NodeKind::Max | NodeKind::Min));
+    }
+    let doc = t.to_document().to_json();
+    assert!(doc.contains("\"reason\":\"futility\""));
+    let v: serde_json::Value = serde_json::from_str(&doc).unwrap();
+    assert!(common::tree_schema().is_valid(&v));
+    let compact = t.to_compact_json();
+    assert!(compact.contains("\"r\":\"f\""));
+    let back = Tree::from_compact_json(&compact).unwrap();
+    assert_eq!(
+        back.nodes
+            .iter()
+            .filter(|n| n.reason == Some(plyscope::tree::PruneReason::Futility))
+            .count(),
+        futile.len()
+    );
+    // Both switches off: nothing is skipped.
+    let (r, _) = recorded(
+        &pos,
+        SearchConfig {
+            depth: 5,
+            late_move_pruning: false,
+            futility: false,
+            ..SearchConfig::default()
+        },
+    );
+    assert_eq!(r.stats.forward_pruned, 0);
+    // Reversi gives no reduction bias: its search skips nothing.
+    let (r, _) = recorded(
+        &reversi_midgame(),
+        SearchConfig {
+            depth: 5,
+            ..SearchConfig::default()
+        },
+    );
+    assert_eq!(r.stats.forward_pruned, 0);
+}
+
+#[test]
 fn a_null_move_cut_is_recorded_in_khet_and_never_in_reversi_or_ataxx() {
     let pos = Khet::new_game("khet").unwrap();
     let (r, t) = recorded(

@@ -134,6 +134,14 @@ pub struct SearchConfig {
     /// or chance turns). When passing the turn still scores beyond the window in a shallower
     /// search, the node is cut without searching its moves.
     pub null_move: bool,
+    /// Alpha-beta: late-move pruning, in games that give a reduction bias
+    /// ([`crate::core::Game::reduction_bias`]; Ataxx): one or two plies above the horizon, moves
+    /// late in the order that gain nothing (Ataxx: jumps that capture nothing) are not searched.
+    pub late_move_pruning: bool,
+    /// Alpha-beta: futility pruning, in games that give a reduction bias: one ply above the
+    /// horizon, when the node's static evaluation is far below what the side to move must beat,
+    /// moves that capture nothing are not searched.
+    pub futility: bool,
     /// Alpha-beta: at the horizon, keep searching positions the game calls unstable (a
     /// quiescence extension), up to this many extra plies (0: off).
     pub quiescence: u32,
@@ -249,6 +257,8 @@ impl Default for SearchConfig {
             history: true,
             lmr: true,
             null_move: true,
+            late_move_pruning: true,
+            futility: true,
             quiescence: 4,
             randomness_quotient: 0,
             random_ties: true,
@@ -291,6 +301,8 @@ impl SearchConfig {
             history: false,
             lmr: false,
             null_move: false,
+            late_move_pruning: false,
+            futility: false,
             quiescence: 0,
             ..self
         }

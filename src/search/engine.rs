@@ -43,6 +43,25 @@ const LOG_LMR_DIVISOR: f64 = 1.5;
 const LOG_LMR_FIRST: usize = 2;
 /// Log-formula reductions: only at nodes with at least this much depth left.
 const LOG_LMR_MIN_DEPTH: u32 = 2;
+/// Late-move pruning (games that give a [`Game::reduction_bias`]): at nodes with at most this
+/// many plies left. Tuned by nodes to depth 9 and 30 ms matches (docs/benchmarks.md, "Ataxx:
+/// forward pruning").
+const LMP_MAX_DEPTH: u32 = 2;
+/// Futility pruning: a quiet move one ply above the horizon is skipped when the node's static
+/// evaluation plus this margin (evaluation units; Ataxx: 1.5 pieces) cannot reach the bound.
+const FUTILITY_MARGIN: f64 = 150.0;
+/// Reverse futility: at nodes with at most this many plies left.
+const RFP_MAX_DEPTH: u32 = 3;
+/// Reverse futility: a node whose static evaluation is beyond the bound by this margin per ply
+/// left (evaluation units; Ataxx: 1.2 pieces a ply) returns it without searching a move.
+const RFP_MARGIN: f64 = 120.0;
+
+/// Late-move pruning: moves from this place in the order on (0 is the first) may be skipped at a
+/// node with `depth` plies left: 3 at one ply, 7 at two.
+#[inline]
+fn lmp_first(depth: u32) -> usize {
+    3 + 4 * (depth as usize - 1)
+}
 /// Null-move pruning: only at nodes with at least this much depth left.
 const NULL_MIN_DEPTH: u32 = 3;
 /// The history table's entries per side (a power of two; moves are hashed into it).
@@ -221,6 +240,12 @@ struct Searcher<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> {
     killers_on: bool,
     history_on: bool,
     null_on: bool,
+    lmp_on: bool,
+    futility_on: bool,
+    /// Moves skipped by late-move and futility pruning.
+    forward_pruned: u64,
+    /// Per-ply buffers of the moves forward pruning skipped (only when a tree is recorded).
+    skipped: Vec<Vec<G::Move>>,
     /// Two killer moves per ply.
     killers: Vec<[Option<G::Move>; 2]>,
     /// Log-formula reductions by (depth left, place in the order), before the move's bias.
@@ -774,6 +799,10 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G,
             killers_on: cfg.killers && cfg.algorithm == Algorithm::Alphabeta,
             history_on: cfg.history && cfg.algorithm == Algorithm::Alphabeta,
             null_on: cfg.null_move && cfg.algorithm == Algorithm::Alphabeta,
+            lmp_on: cfg.late_move_pruning && cfg.algorithm == Algorithm::Alphabeta,
+            futility_on: cfg.futility && cfg.algorithm == Algorithm::Alphabeta,
+            forward_pruned: 0,
+            skipped: Vec::new(),
             killers: Vec::new(),
             lmr_table: log_lmr_table(),
             history: if cfg.history && cfg.algorithm == Algorithm::Alphabeta {
@@ -985,6 +1014,7 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G,
             researches: self.researches,
             reductions: self.reductions,
             null_cuts: self.null_cuts,
+            forward_pruned: self.forward_pruned,
             aspiration_fails: self.aspiration_fails,
             depth_reached,
             truncated: false,
@@ -1002,6 +1032,7 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G,
             self.moves.push(Vec::new());
             self.outcomes.push(Vec::new());
             self.pv.push(Vec::new());
+            self.skipped.push(Vec::new());
         }
     }
 
@@ -1628,6 +1659,15 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G,
         let mut best_mv = None;
         let mut best_index = NO_INDEX;
         let mut cut_at = None;
+        // Forward pruning (games that give a reduction bias): the static evaluation of this
+        // node, made once when futility first needs it, and the moves skipped (recorded).
+        let mut stand: Option<f64> = None;
+        let mut skipped = if R::ACTIVE {
+            std::mem::take(&mut self.skipped[ply])
+        } else {
+            Vec::new()
+        };
+        skipped.clear();
 
         // Staged generation: where the game can tell that a move is legal without generating
         // them all (`Game::surely_legal`), the table's move (and, at a node whose children are
@@ -1695,7 +1735,53 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G,
                 self.moves[ply] = moves;
                 self.kids[ply] = kids;
                 self.keys[ply] = keys;
+                if R::ACTIVE {
+                    self.skipped[ply] = skipped;
+                }
                 return self.leaf(pos);
+            }
+            // Reverse futility: a node near the horizon whose static evaluation is beyond the
+            // bound by a margin per ply left is cut without searching its moves.
+            if ntried == 0
+                && self.futility_on
+                && depth <= RFP_MAX_DEPTH
+                && pos.reduction_bias(moves[0]).is_some()
+            {
+                let bound = if maximizing { beta } else { alpha };
+                if bound.is_finite() {
+                    let s = self.eval.evaluate(pos, self.root_player, &mut NoTerms);
+                    let m = RFP_MARGIN * depth as f64;
+                    let cut = if maximizing {
+                        s - m >= beta
+                    } else {
+                        s + m <= alpha
+                    };
+                    if cut {
+                        self.forward_pruned += moves.len() as u64;
+                        self.unsettled += 1;
+                        let bound = if maximizing {
+                            Bound::Lower
+                        } else {
+                            Bound::Upper
+                        };
+                        if R::ACTIVE {
+                            self.rec.pruned(
+                                moves.iter().copied(),
+                                PruneReason::Futility,
+                                s,
+                                alpha0,
+                                beta0,
+                            );
+                            self.rec
+                                .close(kind, Some(s), bound, NO_STAGE, &self.stage, false);
+                            self.skipped[ply] = skipped;
+                        }
+                        self.moves[ply] = moves;
+                        self.kids[ply] = kids;
+                        self.keys[ply] = keys;
+                        return s;
+                    }
+                }
             }
             if ntried > 0 {
                 moves.retain(|m| !tried[..ntried].contains(&Some(*m)));
@@ -1821,26 +1907,38 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G,
 
             let mut scratch: Option<G> = None;
             for i in 0..limit {
+                // The place among the moves searched here, the staged ones first.
+                let at = ntried + i;
                 let mv = if eager && !keyed {
                     kids[keys[i].1 as usize].mv
+                } else if keyed {
+                    moves[keys[i].1 as usize]
                 } else {
-                    let mv = if keyed {
-                        moves[keys[i].1 as usize]
-                    } else {
-                        moves[i]
-                    };
+                    moves[i]
+                };
+                if at > 0 && depth <= LMP_MAX_DEPTH && (self.lmp_on || self.futility_on) {
+                    if let Some(bias) = pos.reduction_bias(mv) {
+                        if self.forward_prunes(
+                            pos, &mut stand, maximizing, depth, at, bias, alpha, beta,
+                        ) {
+                            self.forward_pruned += 1;
+                            if R::ACTIVE {
+                                skipped.push(mv);
+                            }
+                            continue;
+                        }
+                    }
+                }
+                if !(eager && !keyed) {
                     let mut c = pos.clone();
                     c.play_unchecked(mv);
                     scratch = Some(c);
-                    mv
-                };
+                }
                 let child = if eager && !keyed {
                     &kids[keys[i].1 as usize].state
                 } else {
                     scratch.as_ref().expect("made above")
                 };
-                // The place among the moves searched here, the staged ones first.
-                let at = ntried + i;
                 let v = if at == 0 || !(self.pvs || self.lmr) || !self.prune {
                     self.search_child(child, mv, depth - 1, ply, alpha, beta, prob, Note(0))
                 } else {
@@ -1896,6 +1994,15 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G,
                     }
                 }
             }
+            if R::ACTIVE && !skipped.is_empty() {
+                self.rec.pruned(
+                    skipped.iter().copied(),
+                    PruneReason::Futility,
+                    best,
+                    alpha0,
+                    beta0,
+                );
+            }
             if R::ACTIVE && limit < count {
                 self.rec.pruned(
                     keys[limit..].iter().map(|k| kids[k.1 as usize].mv),
@@ -1909,6 +2016,9 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G,
         self.moves[ply] = moves;
         self.kids[ply] = kids;
         self.keys[ply] = keys;
+        if R::ACTIVE {
+            self.skipped[ply] = skipped;
+        }
         if self.aborted {
             if R::ACTIVE {
                 self.rec
@@ -1942,6 +2052,41 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G,
                 .close(kind, Some(best), bound, NO_STAGE, &self.stage, false);
         }
         best
+    }
+
+    /// Forward pruning, in games that give a reduction bias (a move's bias > 0: it captures
+    /// nothing and gains nothing; 0: a quiet move that gains something; < 0: a capture):
+    /// whether the `i`-th move (never the first) of a node with `depth` plies left is skipped.
+    /// Late-move pruning skips moves of bias > 0 from place [`lmp_first`] on, at nodes with at
+    /// most [`LMP_MAX_DEPTH`] plies left. Futility pruning skips moves of bias 0 or more one ply
+    /// above the horizon when the node's static evaluation (`stand`, made here once) is more
+    /// than [`FUTILITY_MARGIN`] evaluation units short of the bound the side to move must beat.
+    /// (Reverse futility, which cuts a whole node, is in [`Searcher::player`].)
+    #[inline]
+    fn forward_prunes(
+        &mut self,
+        pos: &G,
+        stand: &mut Option<f64>,
+        maximizing: bool,
+        depth: u32,
+        i: usize,
+        bias: i32,
+        alpha: f64,
+        beta: f64,
+    ) -> bool {
+        if self.lmp_on && bias > 0 && depth <= LMP_MAX_DEPTH && i >= lmp_first(depth) {
+            return true;
+        }
+        if self.futility_on && bias >= 0 && depth == 1 {
+            let s = *stand
+                .get_or_insert_with(|| self.eval.evaluate(pos, self.root_player, &mut NoTerms));
+            return if maximizing {
+                s + FUTILITY_MARGIN <= alpha
+            } else {
+                s - FUTILITY_MARGIN >= beta
+            };
+        }
+        false
     }
 
     /// Takes a child's value `v` (of move `mv`) into its node's running best, principal variation

@@ -146,6 +146,8 @@ const SHARED: u16 = 1 << 11;
 const LAZY_PRE: u16 = 1 << 12;
 /// The leaf's evaluation breakdown is made when the tree is built ([`LAZY`]).
 const LAZY_EVAL: u16 = 1 << 13;
+/// A `pruned` record of moves skipped by forward pruning ([`PruneReason::Futility`]).
+const FUTILITY: u16 = 1 << 14;
 
 const KINDS: [NodeKind; 7] = [
     NodeKind::Max,
@@ -884,6 +886,8 @@ impl<M: Copy + Eq> Arena<M> {
                 let parent_pos = &states[d as usize - 1];
                 x.reason = Some(if r.bits & BRANCHING != 0 {
                     PruneReason::BranchingLimit
+                } else if r.bits & FUTILITY != 0 {
+                    PruneReason::Futility
                 } else {
                     PruneReason::Alphabeta
                 });
@@ -1210,8 +1214,10 @@ impl<M: Copy + Eq> Recorder<M> for Arena<M> {
         top.last = idx;
         let parent = top.idx;
         let mut bits = kind_bits(NodeKind::Pruned);
-        if reason == PruneReason::BranchingLimit {
-            bits |= BRANCHING;
+        match reason {
+            PruneReason::BranchingLimit => bits |= BRANCHING,
+            PruneReason::Futility => bits |= FUTILITY,
+            PruneReason::Alphabeta => {}
         }
         self.recs.push(Rec {
             parent,

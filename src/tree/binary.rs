@@ -169,6 +169,7 @@ impl Tree {
                 None => 0,
                 Some(PruneReason::Alphabeta) => 1 << 5,
                 Some(PruneReason::BranchingLimit) => 2 << 5,
+                Some(PruneReason::Futility) => 3 << 5,
             };
             if x.proven {
                 f |= 1 << 7;

@@ -348,6 +348,7 @@ impl Tree {
                 match n.reason {
                     Some(PruneReason::Alphabeta) => {}
                     Some(PruneReason::BranchingLimit) => out.push_str(",\"r\":\"b\""),
+                    Some(PruneReason::Futility) => out.push_str(",\"r\":\"f\""),
                     None => out.push_str(",\"r\":\"-\""),
                 }
             }
@@ -621,8 +622,9 @@ impl V2 {
                 x.reason = match n.r.as_deref() {
                     None => Some(PruneReason::Alphabeta),
                     Some("b") => Some(PruneReason::BranchingLimit),
+                    Some("f") => Some(PruneReason::Futility),
                     Some("-") => None,
-                    Some(_) => return Err(err(at("r"), "\"b\" or \"-\"")),
+                    Some(_) => return Err(err(at("r"), "\"b\", \"f\" or \"-\"")),
                 };
                 if let Some(by) = n.by {
                     let ok = (by as usize) < i && t.nodes[by as usize].parent == parent;

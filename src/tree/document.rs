@@ -71,6 +71,10 @@ pub struct Stats {
     /// Nodes cut by a null move.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub null_cuts: u64,
+    /// Moves skipped by late-move and futility pruning (never searched; recorded as `pruned`
+    /// nodes with the reason `futility`).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub forward_pruned: u64,
     /// Root searches repeated because the aspiration window failed.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub aspiration_fails: u64,
@@ -246,7 +250,7 @@ pub struct Node {
     /// For `pruned` nodes cut by alpha-beta: what caused the cut.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cutoff: Option<Cutoff>,
-    /// For `pruned` nodes: `alphabeta` or `branching_limit`.
+    /// For `pruned` nodes: `alphabeta`, `branching_limit` or `futility` (forward pruning).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
     /// A chance outcome whose search was shared with the sibling of this id (same value).

@@ -69,6 +69,10 @@ pub enum PruneReason {
     Alphabeta,
     /// The branching limit kept only the best moves by pre-score.
     BranchingLimit,
+    /// Forward pruning: moves skipped near the horizon as unpromising (late-move pruning: late
+    /// in the order and gaining nothing; futility pruning: quiet, with the static evaluation far
+    /// below the window).
+    Futility,
 }
 
 impl PruneReason {
@@ -77,6 +81,7 @@ impl PruneReason {
         match self {
             PruneReason::Alphabeta => "alphabeta",
             PruneReason::BranchingLimit => "branching_limit",
+            PruneReason::Futility => "futility",
         }
     }
 }
@@ -476,6 +481,7 @@ impl Tree {
                 x.reason = match n.reason.as_deref() {
                     Some("branching_limit") => Some(PruneReason::BranchingLimit),
                     Some("alphabeta") => Some(PruneReason::Alphabeta),
+                    Some("futility") => Some(PruneReason::Futility),
                     _ => None,
                 };
                 if let Some(c) = &n.cutoff {

@@ -40,7 +40,7 @@ pub trait Recorder {
     );
 
     /// Adds, under the current node, one `pruned` node standing for `moves`, cut because of the child
-    /// `by` (value `value`) in the window `alpha..beta`; `reason` is `alphabeta` or `branching_limit`.
+    /// `by` (value `value`) in the window `alpha..beta`; `reason` is `alphabeta`, `branching_limit` or `futility`.
     fn pruned(
         &mut self,
         moves: Vec<String>,

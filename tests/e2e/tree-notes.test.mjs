@@ -17,7 +17,7 @@ async function hover(page, id, api = 'window.explorer') {
   return page.locator('[data-testid=tree-tooltip]').innerText();
 }
 
-/** A small alpha-beta tree with each note: a null-window search that failed high and its re-search, a reduced move, a null-move cut. */
+/** A small alpha-beta tree with each note: a null-window search that failed high and its re-search, a reduced move, a null-move cut, and moves skipped by forward pruning. */
 const DOC = {
   format: 'plyscope-tree',
   version: 1,
@@ -34,6 +34,7 @@ const DOC = {
       { id: 5, move: 'b2', kind: 'min', value: 3, bound: 'exact', alpha: 1, research: true, best: true, children: [{ id: 6, move: 'c1', kind: 'leaf', value: 3, best: true }] },
       { id: 7, move: 'c3', kind: 'min', value: 0, bound: 'upper', alpha: 3, beta: 3.0000000000000004, null_window: true, reduced: 1, children: [{ id: 8, move: 'a3', kind: 'leaf', value: 0 }] },
       { id: 9, move: 'a2', kind: 'min', value: -1, bound: 'upper', alpha: 3, beta: 3.0000000000000004, null_move: true },
+      { id: 10, kind: 'pruned', count: 2, moves: ['a3', 'c1'], reason: 'futility' },
     ],
   },
 };
@@ -42,7 +43,7 @@ test('the tooltip says why a node was searched shallower, again or not at all, a
   const { page, errors } = await openExplorer(env, '', { width: 1400, height: 900 });
   await page.locator('[data-testid=tree-json]').fill(JSON.stringify(DOC));
   await page.locator('[data-testid=load-tree]').click();
-  await page.waitForFunction(() => window.explorer.model()?.root?.children?.length === 5);
+  await page.waitForFunction(() => window.explorer.model()?.root?.children?.length === 6);
   await settle(page);
   const reduced = await hover(page, 7);
   assert.match(reduced, /searched 1 ply shallower: late-move reduction/);
@@ -55,11 +56,14 @@ test('the tooltip says why a node was searched shallower, again or not at all, a
   const cut = await hover(page, 9);
   assert.match(cut, /pruned by a null move/);
   await shot(page, 'tree-notes-null-move');
+  const futile = await hover(page, 10);
+  assert.match(futile, /forward pruning near the horizon/);
+  await shot(page, 'tree-notes-futile');
   const legend = await page.locator('.ps-legend').innerText();
   for (const w of ['late-move reduction', 'null window', 're-search', 'null move']) assert.ok(legend.includes(w), `legend explains ${w}: ${legend}`);
   // The notes survive the download (version 1): the document the explorer writes has them.
   const out = await page.evaluate(() => JSON.stringify(window.explorer.subtree(0)));
-  for (const k of ['"reduced":1', '"research":true', '"failed_high":true', '"null_move":true', '"null_window":true']) assert.ok(out.includes(k), `saved document has ${k}`);
+  for (const k of ['"reduced":1', '"research":true', '"failed_high":true', '"null_move":true', '"null_window":true', '"reason":"futility"']) assert.ok(out.includes(k), `saved document has ${k}`);
   assert.deepEqual(errors, []);
   await page.close();
 });

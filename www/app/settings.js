@@ -54,6 +54,8 @@ export const TECHNIQUES = [
   { id: 'history', key: 'history', name: 'History heuristic', title: 'Order moves by how often they caused cut-offs' },
   { id: 'lmr', key: 'lmr', name: 'Late-move reductions', title: 'Search moves late in the order shallower first (tagged R1, R2 in the tree)' },
   { id: 'null_move', key: 'null_move', name: 'Null-move pruning', title: 'Where the game allows passing as a test (never with forced passes): cut a node when even passing scores beyond the window (tagged NM)' },
+  { id: 'lmp', key: 'late_move_pruning', name: 'Late-move pruning', title: 'Where the game says which moves gain nothing (Ataxx: jumps that capture nothing): skip them late in the order one or two plies above the horizon (tagged ✂ futile in the tree)' },
+  { id: 'futility', key: 'futility', name: 'Futility pruning', title: 'Where the game says which moves are quiet (Ataxx): near the horizon, skip quiet moves, or a whole node, when the static evaluation is far from the window (tagged ✂ futile in the tree)' },
   { id: 'quiescence', key: 'quiescence', name: 'Quiescence', title: 'Look further at positions the game calls unsettled', value: (on) => (on ? 4 : 0) },
 ];
 

@@ -53,7 +53,7 @@ export const SECTIONS = [
 export const OPTIONAL_SECTIONS = 3;
 const NONE = 0xffffffff;
 const BOUND_CODES = [null, 'exact', 'lower', 'upper'];
-const REASONS = [null, 'alphabeta', 'branching_limit'];
+const REASONS = [null, 'alphabeta', 'branching_limit', 'futility'];
 /** The kind code of `pruned` nodes (KINDS[5]). */
 const PRUNED = 5;
 

@@ -188,7 +188,7 @@ export function binaryToCompactParts(buffer) {
       t += `,"n":${ms.length},"ms":[${ms.join(',')}]`;
       if (ref[i] >= 0 && idx[ref[i]] >= 0) t += `,"by":${idx[ref[i]]}`;
       const r = (f >> 5) & 3;
-      if (r !== 1) t += r === 2 ? ',"r":"b"' : ',"r":"-"';
+      if (r !== 1) t += r === 2 ? ',"r":"b"' : r === 3 ? ',"r":"f"' : ',"r":"-"';
     }
     out.node(`${t}}`);
   }
@@ -293,7 +293,7 @@ export function modelToCompactParts(model) {
       t += `,"n":${ms.length},"ms":[${ms.join(',')}]`;
       const by = n.cutoff ? index.get(n.cutoff.by) : undefined;
       if (by !== undefined) t += `,"by":${by}`;
-      if (n.reason !== 'alphabeta') t += n.reason === 'branching_limit' ? ',"r":"b"' : ',"r":"-"';
+      if (n.reason !== 'alphabeta') t += n.reason === 'branching_limit' ? ',"r":"b"' : n.reason === 'futility' ? ',"r":"f"' : ',"r":"-"';
     }
     texts.push(`${t}}`);
   });

@@ -271,8 +271,8 @@ function builder(doc, budget, total) {
       count[i] = c;
       cutAt[i] = cut.length;
       for (const m of ms) cut.push(moveId(m));
-      const r = or === undefined ? 1 : or === 'b' ? 2 : or === '-' ? 0 : -1;
-      if (r < 0) bad(at(i, 'r'), '"b" or "-"');
+      const r = or === undefined ? 1 : or === 'b' ? 2 : or === 'f' ? 3 : or === '-' ? 0 : -1;
+      if (r < 0) bad(at(i, 'r'), '"b", "f" or "-"');
       f |= r << 5;
       if (oby !== undefined) {
         if (!Number.isInteger(oby) || oby < 0 || oby >= i || parent[oby] !== p) bad(at(i, 'by'), 'the index of an earlier sibling');

@@ -487,7 +487,7 @@ export const rendererMethods = {
     const n = it.node;
     if (n.kind === 'pruned') {
       const count = n.count ?? (n.moves ? n.moves.length : 0);
-      return [`✂ ${count} pruned`, n.moves && n.moves.length ? n.moves.slice(0, 4).join(' ') + (n.moves.length > 4 ? ' …' : '') : n.reason ?? '', ''];
+      return [`✂ ${count} ${n.reason === 'futility' ? 'futile' : 'pruned'}`, n.moves && n.moves.length ? n.moves.slice(0, 4).join(' ') + (n.moves.length > 4 ? ' …' : '') : n.reason ?? '', ''];
     }
     if (n.kind === 'truncated') return [`${n.count ?? '?'} unrecorded`, 'node cap', ''];
     const label = nodeName(n);

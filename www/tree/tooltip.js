@@ -10,6 +10,13 @@ import { descendants } from './walk.js';
 import { movePath } from './analysis.js';
 import { noteRows } from './note.js';
 
+/** What a `pruned` node's reason means, in words (the engine's reasons: docs/tree-format.md). */
+const PRUNE_REASONS = {
+  alphabeta: 'alpha-beta cut-off',
+  branching_limit: 'branching limit',
+  futility: 'forward pruning near the horizon: late-move pruning (moves late in the order that gain nothing) or futility pruning (quiet moves, or all moves, when the static evaluation is far from the window); not searched at all',
+};
+
 /** The node tooltip. */
 export const tooltipMethods = {
   hideTooltip() {
@@ -125,7 +132,7 @@ export const tooltipMethods = {
       const count = n.count ?? n.moves?.length ?? 0;
       row('stands for', `${count} sibling${count === 1 ? '' : 's'} cut at once`);
       if (n.moves && n.moves.length) row('moves', n.moves.slice(0, 40).join(' ') + (n.moves.length > 40 ? ` … (${n.moves.length})` : ''));
-      if (n.reason) row('reason', n.reason === 'branching_limit' ? 'branching limit' : n.reason === 'alphabeta' ? 'alpha-beta cut-off' : n.reason);
+      if (n.reason) row('reason', PRUNE_REASONS[n.reason] ?? n.reason);
       if (n.cutoff) {
         const cf = n.cutoff;
         const by = cf.by !== null && n.parent ? n.parent.children.find((s) => String(s.id) === String(cf.by)) : null;

@@ -94,7 +94,8 @@ USAGE:
         --threads N         search with N threads (1 to 64, default 1): Lazy SMP, helper threads
                             sharing the table (alpha-beta and minimax; docs/engine-options.md)
         --plain             the textbook alpha-beta: every technique below off, and no table
-        --no-pvs, --no-aspiration, --no-killers, --no-history, --no-lmr, --no-null-move
+        --no-pvs, --no-aspiration, --no-killers, --no-history, --no-lmr, --no-null-move,
+        --no-lmp, --no-futility
                             turn one technique off (--pvs ... turn it on after --plain); see
                             docs/engine-options.md
         --aspiration-window W  the aspiration window's half-width (0: automatic)
@@ -716,6 +717,10 @@ fn search(args: &[String]) -> Result<(), Usage> {
             "--no-lmr",
             "--null-move",
             "--no-null-move",
+            "--lmp",
+            "--no-lmp",
+            "--futility",
+            "--no-futility",
         ],
         &[
             "--position",
@@ -784,6 +789,8 @@ fn search(args: &[String]) -> Result<(), Usage> {
         ("history", &mut cfg.history),
         ("lmr", &mut cfg.lmr),
         ("null-move", &mut cfg.null_move),
+        ("lmp", &mut cfg.late_move_pruning),
+        ("futility", &mut cfg.futility),
     ] {
         if opts.flag(&format!("--no-{flag}")) {
             *on = false;
