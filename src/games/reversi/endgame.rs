@@ -686,41 +686,59 @@ impl<'a> Solver<'a> {
     }
 }
 
-/// A guess at the margin of `p` to move against `o`: a 4-ply alpha-beta search with the trained
-/// `patterns` evaluation (hundredths of a disc), rounded to an even margin (a finished 8x8 game's
-/// margin is always even). A few thousand evaluations: nothing next to the solve it steers.
-pub fn estimate(p: u64, o: u64) -> i32 {
-    fn negamax(p: u64, o: u64, depth: u32, mut alpha: i32, beta: i32, passed: bool) -> i32 {
-        let moves = moves8(p, o);
-        if moves == 0 {
-            if passed || moves8(o, p) == 0 {
-                return final_margin(p, o) * 100;
-            }
-            return -negamax(o, p, depth, -beta, -alpha, true);
+/// A plain negamax alpha-beta to `depth` for `p` to move against `o`, with `leaf` at the leaves
+/// and a finished game worth its disc margin times `end_scale`. A pass costs a ply. The shallow
+/// searches that steer the solver (`estimate`) and label the training positions share it.
+pub(crate) fn negamax(
+    p: u64,
+    o: u64,
+    depth: u32,
+    mut alpha: f32,
+    beta: f32,
+    leaf: &impl Fn(u64, u64) -> f32,
+    end_scale: f32,
+) -> f32 {
+    let mut moves = moves8(p, o);
+    if moves == 0 {
+        if moves8(o, p) == 0 {
+            return final_margin(p, o) as f32 * end_scale;
         }
         if depth == 0 {
-            return super::patterns::evaluate_with(super::patterns::weights(), p, o, false, |_, _, _| {});
+            return leaf(p, o);
         }
-        let mut best = i32::MIN + 1;
-        let mut m = moves;
-        while m != 0 {
-            let x = m.trailing_zeros();
-            m &= m - 1;
-            let (np, no) = play(p, o, x).expect("a legal move flips");
-            let v = -negamax(no, np, depth - 1, -beta, -alpha, false);
-            if v > best {
-                best = v;
-                if v > alpha {
-                    alpha = v;
-                    if alpha >= beta {
-                        break;
-                    }
+        return -negamax(o, p, depth - 1, -beta, -alpha, leaf, end_scale);
+    }
+    if depth == 0 {
+        return leaf(p, o);
+    }
+    let mut best = f32::NEG_INFINITY;
+    while moves != 0 {
+        let x = moves.trailing_zeros();
+        moves &= moves - 1;
+        let (np, no) = play(p, o, x).expect("a legal move flips");
+        let v = -negamax(no, np, depth - 1, -beta, -alpha, leaf, end_scale);
+        if v > best {
+            best = v;
+            if v > alpha {
+                alpha = v;
+                if alpha >= beta {
+                    break;
                 }
             }
         }
-        best
     }
-    let v = negamax(p, o, 4, -100_000, 100_000, false);
+    best
+}
+
+/// A guess at the margin of `p` to move against `o`: a 4-ply alpha-beta search (`negamax`) with
+/// the trained `patterns` evaluation (hundredths of a disc), rounded to an even margin (a finished
+/// 8x8 game's margin is always even). A few thousand evaluations: nothing next to the solve it
+/// steers.
+pub fn estimate(p: u64, o: u64) -> i32 {
+    let leaf = |p: u64, o: u64| {
+        super::patterns::evaluate_with(super::patterns::weights(), p, o, false, |_, _, _| {}) as f32
+    };
+    let v = negamax(p, o, 4, -100_000.0, 100_000.0, &leaf, 100.0);
     let discs = (v as f64 / 100.0 / 2.0).round() as i32 * 2;
     discs.clamp(-64, 64)
 }

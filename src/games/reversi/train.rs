@@ -137,49 +137,6 @@ fn play_eval(p: u64, o: u64) -> i32 {
     10 * mob + 60 * corners - 25 * xs
 }
 
-/// Negamax alpha-beta to `depth` with `leaf` at the leaves; a finished game is worth its margin
-/// (scaled by `end_scale`).
-fn negamax(
-    p: u64,
-    o: u64,
-    depth: u32,
-    mut alpha: f32,
-    beta: f32,
-    leaf: &impl Fn(u64, u64) -> f32,
-    end_scale: f32,
-) -> f32 {
-    let mut moves = moves8(p, o);
-    if moves == 0 {
-        if moves8(o, p) == 0 {
-            return endgame::final_margin(p, o) as f32 * end_scale;
-        }
-        if depth == 0 {
-            return leaf(p, o);
-        }
-        return -negamax(o, p, depth - 1, -beta, -alpha, leaf, end_scale);
-    }
-    if depth == 0 {
-        return leaf(p, o);
-    }
-    let mut best = f32::NEG_INFINITY;
-    while moves != 0 {
-        let x = moves.trailing_zeros();
-        moves &= moves - 1;
-        let (np, no) = endgame::play_square(p, o, x).expect("a legal move");
-        let v = -negamax(no, np, depth - 1, -beta, -alpha, leaf, end_scale);
-        if v > best {
-            best = v;
-            if v > alpha {
-                alpha = v;
-                if alpha >= beta {
-                    break;
-                }
-            }
-        }
-    }
-    best
-}
-
 /// Plays the self-play games and returns their positions (exact labels not yet set).
 pub fn play_games(cfg: &TrainConfig) -> Vec<Sample> {
     let mut rng = SplitMix::new(cfg.seed);
@@ -218,7 +175,7 @@ pub fn play_games(cfg: &TrainConfig) -> Vec<Sample> {
                     m &= m - 1;
                     let (np, no) = endgame::play_square(p, o, x).expect("a legal move");
                     let leaf = |a: u64, b: u64| play_eval(a, b) as f32;
-                    let v = -negamax(
+                    let v = -endgame::negamax(
                         no,
                         np,
                         cfg.play_depth.saturating_sub(1),
@@ -419,7 +376,7 @@ pub fn train(
             let e = s.empties();
             if (lo..=hi).contains(&e) && !s.exact {
                 let leaf = |a: u64, b: u64| eval_f32(&w, a, b);
-                s.label = negamax(
+                s.label = endgame::negamax(
                     s.p,
                     s.o,
                     cfg.label_depth,
