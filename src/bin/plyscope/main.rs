@@ -288,6 +288,16 @@ impl Opts {
             }),
         }
     }
+
+    /// `number`, with `default` when the option is absent.
+    fn number_or<T: std::str::FromStr>(
+        &self,
+        name: &str,
+        what: &str,
+        default: T,
+    ) -> Result<T, Usage> {
+        Ok(self.number(name, what)?.unwrap_or(default))
+    }
 }
 
 /// Plays the moves of `--moves` (space-separated, may be absent) in `s`; an error names the move
@@ -580,12 +590,10 @@ fn play_match(args: &[String]) -> Result<(), Usage> {
     )?;
     let cfg_a = SearchConfig::from_json(opts.value("--a").unwrap_or("{}"))?;
     let cfg_b = SearchConfig::from_json(opts.value("--b").unwrap_or("{}"))?;
-    let games: usize = opts.number("--games", "a whole number")?.unwrap_or(20);
-    let plies: usize = opts
-        .number("--random-plies", "a whole number")?
-        .unwrap_or(4);
-    let seed: u64 = opts.number("--seed", "a whole number")?.unwrap_or(1);
-    let max_plies: usize = opts.number("--max-plies", "a whole number")?.unwrap_or(400);
+    let games: usize = opts.number_or("--games", "a whole number", 20)?;
+    let plies: usize = opts.number_or("--random-plies", "a whole number", 4)?;
+    let seed: u64 = opts.number_or("--seed", "a whole number", 1)?;
+    let max_plies: usize = opts.number_or("--max-plies", "a whole number", 400)?;
     let mut rng = plyscope::core::Rng::seeded(seed);
     let (mut win, mut draw, mut loss) = (0u32, 0u32, 0u32);
     let mut sides = [Side::default(), Side::default()];
@@ -845,9 +853,7 @@ fn search(args: &[String]) -> Result<(), Usage> {
             )))
         }
     };
-    let max_mb: u64 = opts
-        .number("--tree-max-mb", "a whole number of megabytes")?
-        .unwrap_or(256);
+    let max_mb: u64 = opts.number_or("--tree-max-mb", "a whole number of megabytes", 256)?;
     if max_mb == 0 {
         return Err(Usage("--tree-max-mb must be at least 1".into()));
     }
@@ -989,25 +995,23 @@ fn threes_bench(args: &[String]) -> Result<(), Usage> {
         &["--no-steps"],
         &["--games", "--seed", "--time-ms", "--depth", "--jobs"],
     )?;
-    let games: usize = opts
-        .number("--games", "a whole number of games")?
-        .unwrap_or(10);
-    let seed: u64 = opts.number("--seed", "a whole number")?.unwrap_or(1);
+    let games: usize = opts.number_or("--games", "a whole number of games", 10)?;
+    let seed: u64 = opts.number_or("--seed", "a whole number", 1)?;
     let time_ms: Option<u64> = opts.number("--time-ms", "milliseconds a move")?;
     if time_ms == Some(0) {
         return Err(Usage("--time-ms must be at least 1".into()));
     }
-    let depth: u32 = opts
-        .number("--depth", "a depth from 1 to 64")?
-        .unwrap_or(if time_ms.is_some() { 12 } else { 4 });
+    let depth: u32 = opts.number_or(
+        "--depth",
+        "a depth from 1 to 64",
+        if time_ms.is_some() { 12 } else { 4 },
+    )?;
     if !(1..=64).contains(&depth) {
         return Err(Usage(format!(
             "bad value {depth} for --depth: expected 1 to 64"
         )));
     }
-    let jobs: usize = opts
-        .number("--jobs", "a whole number of games at once")?
-        .unwrap_or(1);
+    let jobs: usize = opts.number_or("--jobs", "a whole number of games at once", 1)?;
     if jobs == 0 {
         return Err(Usage("--jobs must be at least 1".into()));
     }
@@ -1029,15 +1033,19 @@ fn bench(args: &[String]) -> Result<(), Usage> {
     let quick = opts.flag("--quick");
     let known: Vec<&str> = CATALOGUE.iter().map(|g| g.id).collect();
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get() as u32);
-    let most: u32 = opts
-        .number("--threads", "a whole number of threads from 2 to 64")?
-        .unwrap_or(cores.max(4));
+    let most: u32 = opts.number_or(
+        "--threads",
+        "a whole number of threads from 2 to 64",
+        cores.max(4),
+    )?;
     if !(2..=64).contains(&most) {
         return Err(Usage("--threads must be from 2 to 64".into()));
     }
-    let runs: usize = opts
-        .number("--runs", "a whole number of runs")?
-        .unwrap_or(if quick { 1 } else { 3 });
+    let runs: usize = opts.number_or(
+        "--runs",
+        "a whole number of runs",
+        if quick { 1 } else { 3 },
+    )?;
     if opts.flag("--parallel") {
         return parallel_bench(quick, &known, most, runs.max(1));
     }
@@ -1413,17 +1421,11 @@ fn mcts_match(args: &[String]) -> Result<(), Usage> {
         &[],
         &["--games", "--time-ms", "--seed", "--max-plies", "--opening"],
     )?;
-    let games: u64 = opts
-        .number("--games", "a whole number of games")?
-        .unwrap_or(10);
-    let time_ms: u64 = opts
-        .number("--time-ms", "milliseconds a move")?
-        .unwrap_or(100);
-    let seed: u64 = opts.number("--seed", "a whole number")?.unwrap_or(1);
+    let games: u64 = opts.number_or("--games", "a whole number of games", 10)?;
+    let time_ms: u64 = opts.number_or("--time-ms", "milliseconds a move", 100)?;
+    let seed: u64 = opts.number_or("--seed", "a whole number", 1)?;
     let max_plies: Option<usize> = opts.number("--max-plies", "a whole number of plies")?;
-    let opening: usize = opts
-        .number("--opening", "a whole number of random plies")?
-        .unwrap_or(2);
+    let opening: usize = opts.number_or("--opening", "a whole number of random plies", 2)?;
     if games == 0 || time_ms == 0 {
         return Err(Usage("--games and --time-ms must be at least 1".into()));
     }

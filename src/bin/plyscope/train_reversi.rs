@@ -31,32 +31,20 @@ pub fn run(args: &[String]) -> Result<(), Usage> {
         .to_string();
     let d = TrainConfig::default();
     let cfg = TrainConfig {
-        seed: opts.number("--seed", "a whole number")?.unwrap_or(d.seed),
-        games: opts.number("--games", "a whole number")?.unwrap_or(d.games),
-        random_min: opts
-            .number("--random-min", "a whole number")?
-            .unwrap_or(d.random_min),
-        random_max: opts
-            .number("--random-max", "a whole number")?
-            .unwrap_or(d.random_max),
-        epsilon: opts
-            .number("--epsilon", "a share from 0 to 1")?
-            .unwrap_or(d.epsilon),
-        play_depth: opts
-            .number("--play-depth", "a depth of 1 or more")?
-            .unwrap_or(d.play_depth),
-        exact_empties: opts
-            .number("--exact", "a number of empties up to 24")?
-            .unwrap_or(d.exact_empties),
-        label_depth: opts
-            .number("--label-depth", "a depth from 1 to 8")?
-            .unwrap_or(d.label_depth),
-        epochs: opts
-            .number("--epochs", "a whole number")?
-            .unwrap_or(d.epochs),
-        shrink: opts
-            .number("--shrink", "a number of 0 or more")?
-            .unwrap_or(d.shrink),
+        seed: opts.number_or("--seed", "a whole number", d.seed)?,
+        games: opts.number_or("--games", "a whole number", d.games)?,
+        random_min: opts.number_or("--random-min", "a whole number", d.random_min)?,
+        random_max: opts.number_or("--random-max", "a whole number", d.random_max)?,
+        epsilon: opts.number_or("--epsilon", "a share from 0 to 1", d.epsilon)?,
+        play_depth: opts.number_or("--play-depth", "a depth of 1 or more", d.play_depth)?,
+        exact_empties: opts.number_or(
+            "--exact",
+            "a number of empties up to 24",
+            d.exact_empties,
+        )?,
+        label_depth: opts.number_or("--label-depth", "a depth from 1 to 8", d.label_depth)?,
+        epochs: opts.number_or("--epochs", "a whole number", d.epochs)?,
+        shrink: opts.number_or("--shrink", "a number of 0 or more", d.shrink)?,
     };
     if cfg.random_min > cfg.random_max {
         return Err(Usage("--random-min must not exceed --random-max".into()));
