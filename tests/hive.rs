@@ -8,6 +8,21 @@ use plyscope::games::hive::notation::parse_piece;
 use plyscope::games::hive::{Expansions, Hive, HiveMove};
 use plyscope::games::Playable;
 
+/// Random unfinished positions of every game type (`count` a type, each after up to `max_plies`
+/// random plies from the start, drawn from `seed`), each with its legal moves.
+fn live_positions(count: usize, max_plies: usize, seed: u64) -> Vec<(Hive, Vec<HiveMove>)> {
+    Expansions::ALL
+        .into_iter()
+        .flat_map(|exp| common::random_positions(&Hive::new(exp), count, max_plies, seed))
+        .filter(|pos| pos.outcome().is_none())
+        .map(|pos| {
+            let mut moves = Vec::new();
+            pos.legal_moves(&mut moves);
+            (pos, moves)
+        })
+        .collect()
+}
+
 fn game(text: &str) -> Hive {
     Hive::from_position_text("hive", text).unwrap_or_else(|e| panic!("{text}: {e}"))
 }
@@ -163,28 +178,21 @@ fn prescore_without_the_child_is_the_childs_prescore() {
     use plyscope::core::{Evaluator, NoTerms};
     use plyscope::games::hive::HiveEval;
     let mut n = 0;
-    for exp in Expansions::ALL {
-        for pos in common::random_positions(&Hive::new(exp), 12, 90, 53) {
-            if pos.outcome().is_some() {
-                continue;
-            }
-            let mut moves = Vec::new();
-            pos.legal_moves(&mut moves);
-            for m in moves {
-                let mut child = pos.clone();
-                child.play_unchecked(m);
-                for side in 0..2 {
-                    let made = HiveEval::Strong.prescore(&child, side, &mut NoTerms);
-                    let quick = HiveEval::Strong.prescore_move(&pos, m, side);
-                    assert_eq!(
-                        quick.map(f64::to_bits),
-                        Some(made.to_bits()),
-                        "{} in {}",
-                        pos.format_move(m),
-                        pos.position_text()
-                    );
-                    n += 1;
-                }
+    for (pos, moves) in live_positions(12, 90, 53) {
+        for m in moves {
+            let mut child = pos.clone();
+            child.play_unchecked(m);
+            for side in 0..2 {
+                let made = HiveEval::Strong.prescore(&child, side, &mut NoTerms);
+                let quick = HiveEval::Strong.prescore_move(&pos, m, side);
+                assert_eq!(
+                    quick.map(f64::to_bits),
+                    Some(made.to_bits()),
+                    "{} in {}",
+                    pos.format_move(m),
+                    pos.position_text()
+                );
+                n += 1;
             }
         }
     }
@@ -243,44 +251,37 @@ fn pinned_pieces_agree_with_a_flood_fill() {
 fn single_move_legality_agrees_with_the_move_list() {
     use plyscope::games::hive::{nb, PIECES};
     let (mut legal, mut illegal) = (0, 0);
-    for exp in Expansions::ALL {
-        for pos in common::random_positions(&Hive::new(exp), 12, 90, 31) {
-            if pos.outcome().is_some() {
-                continue;
+    for (pos, moves) in live_positions(12, 90, 31) {
+        let mut cells: Vec<u16> = Vec::new();
+        for p in 0..PIECES as u8 {
+            let c = pos.pos(p);
+            if pos.in_game(p) && c != plyscope::games::hive::IN_HAND {
+                cells.push(c);
+                cells.extend((0..6).map(|d| nb(c, d)));
             }
-            let mut moves = Vec::new();
-            pos.legal_moves(&mut moves);
-            let mut cells: Vec<u16> = Vec::new();
-            for p in 0..PIECES as u8 {
-                let c = pos.pos(p);
-                if pos.in_game(p) && c != plyscope::games::hive::IN_HAND {
-                    cells.push(c);
-                    cells.extend((0..6).map(|d| nb(c, d)));
-                }
-            }
-            cells.push(plyscope::games::hive::CENTER);
-            cells.sort_unstable();
-            cells.dedup();
-            for p in 0..PIECES as u8 {
-                for &to in &cells {
-                    let m = HiveMove { piece: p, to };
-                    let expected = moves.contains(&m);
-                    assert_eq!(
-                        pos.surely_legal(m),
-                        expected,
-                        "{} in {}",
-                        pos.format_move(m),
-                        pos.position_text()
-                    );
-                    if expected {
-                        legal += 1;
-                    } else {
-                        illegal += 1;
-                    }
-                }
-            }
-            assert!(!pos.surely_legal(HiveMove::PASS));
         }
+        cells.push(plyscope::games::hive::CENTER);
+        cells.sort_unstable();
+        cells.dedup();
+        for p in 0..PIECES as u8 {
+            for &to in &cells {
+                let m = HiveMove { piece: p, to };
+                let expected = moves.contains(&m);
+                assert_eq!(
+                    pos.surely_legal(m),
+                    expected,
+                    "{} in {}",
+                    pos.format_move(m),
+                    pos.position_text()
+                );
+                if expected {
+                    legal += 1;
+                } else {
+                    illegal += 1;
+                }
+            }
+        }
+        assert!(!pos.surely_legal(HiveMove::PASS));
     }
     assert!(
         legal > 1000 && illegal > 1000,
