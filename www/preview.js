@@ -9,6 +9,7 @@ import { EngineClient } from './engine-client.js';
 import { boardFor } from './board/index.js';
 
 const SIZE_PX = 120;
+const PENDING_BG = 'rgba(120, 120, 120, 0.12)';
 
 /**
  * A `decorateTooltip` callback for the explorer. The game and root position are read from the
@@ -25,7 +26,9 @@ export function boardPreview(options = {}) {
     const root = typeof model.meta.root_position === 'string' ? model.meta.root_position : null;
     const canvas = document.createElement('canvas');
     canvas.className = 'tree-preview';
-    canvas.style.cssText = `display:block;width:${SIZE_PX}px;height:${SIZE_PX}px;margin-top:0.4rem`;
+    // Until the position is drawn the slot is shaded, so the tooltip shows where the board will be
+    // rather than a blank gap.
+    canvas.style.cssText = `display:block;width:${SIZE_PX}px;height:${SIZE_PX}px;margin-top:0.4rem;background:${PENDING_BG};border-radius:4px`;
     canvas.width = canvas.height = 1;
     canvas.setAttribute('aria-hidden', 'true');
     canvas.dataset.state = 'pending';
@@ -45,6 +48,7 @@ export function boardPreview(options = {}) {
         // Paint now rather than on the board's next animation frame, so that 'drawn' is true
         // when it is said (a test reading the pixels in the same frame found a blank canvas).
         board.draw();
+        canvas.style.background = '';
         canvas.dataset.state = 'drawn';
         canvas.dataset.position = pos;
         setTimeout(() => board.destroy(), 1000);

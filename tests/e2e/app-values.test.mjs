@@ -220,6 +220,8 @@ test('with 2 search workers the AI finds the value of 1 worker, and the tree say
   const tip = await page.evaluate(() => document.querySelector('[data-testid=tree-tooltip]').innerText);
   const owner = two.workers.find((w) => w.moves.includes(kid.move));
   assert.match(tip, new RegExp(`searched by\\s+worker ${owner.worker + 1} of 2`), tip);
+  // The tooltip's board preview of that move's position is drawn before the picture is taken.
+  await page.waitForSelector('[data-testid=tree-tooltip] canvas.tree-preview[data-state=drawn]', { timeout: 10000 });
   await shot(page, 'values-workers-tooltip-1400');
   // The setting is kept with the others.
   assert.equal(await page.evaluate(() => JSON.parse(localStorage.getItem('plyscope.app.v1')).settings.threads), 2);
