@@ -7,6 +7,9 @@
 // (minimum) time of each, which a loaded machine disturbs least, the nodes each searched, the values
 // (they must agree for the table-free check row) and the speed-up, with the load average.
 // WORKERS=4 adds a third column of workers.
+// The page is cross-origin isolated (scripts/serve.py), so with the threads build (pkg/threads/)
+// 2 workers means Lazy SMP: the engine worker and one helper worker sharing its memory. BUILD=split
+// measures the split search over workers without shared memory instead (the worker's ?threads=0).
 import { loadavg } from 'node:os';
 import { startServer, launch } from '../tests/e2e/harness.mjs';
 
@@ -31,9 +34,10 @@ const before = loadavg()[0];
 const rows = [];
 for (const c of CASES) {
   const out = await page.evaluate(
-    async ({ c, runs, counts, options }) => {
+    async ({ c, runs, counts, options, split }) => {
       const { EngineClient } = await import('/engine-client.js');
-      const client = new EngineClient({ url: new URL('/worker.js', location.href) });
+      const client = new EngineClient({ url: new URL(split ? '/worker.js?threads=0' : '/worker.js', location.href) });
+      const build = await client.build();
       await client.open(c.game);
       for (const m of c.moves.split(' ').filter(Boolean)) await client.play(m);
       const res = Object.fromEntries(counts.map((n) => [n, { ms: [], nodes: 0, value: null, move: null }]));
@@ -44,21 +48,23 @@ for (const c of CASES) {
           const t0 = performance.now();
           const rep = await client.search({ ...options, depth: c.depth, threads: n });
           res[n].ms.push(performance.now() - t0);
-          res[n].nodes = rep.stats.nodes;
+          // Lazy SMP reports the main thread's nodes as the run's: the sum over every worker.
+          res[n].nodes = build === 'threads' && rep.stats.workers ? rep.stats.workers.reduce((a, w) => a + w.nodes, 0) : rep.stats.nodes;
           res[n].value = rep.value;
           res[n].move = rep.move;
         }
       }
-      return res;
+      return { res, build };
     },
-    { c, runs: RUNS, counts: COUNTS, options: OPTIONS },
+    { c, runs: RUNS, counts: COUNTS, options: OPTIONS, split: process.env.BUILD === 'split' },
   );
-  rows.push({ c, out });
+  rows.push({ c, out: out.res, build: out.build });
 }
 await browser.close();
 server.stop();
 const after = loadavg()[0];
-console.log(`fixed-depth search in Chromium, best of ${RUNS} runs taken in turn; load average ${before.toFixed(2)} before, ${after.toFixed(2)} after (2 cores)`);
+const how = rows[0]?.build === 'threads' ? 'Lazy SMP in shared memory (threads build)' : `split search without shared memory (${rows[0]?.build} build)`;
+console.log(`fixed-depth search in Chromium, best of ${RUNS} runs taken in turn, ${how}; load average ${before.toFixed(2)} before, ${after.toFixed(2)} after (2 cores)`);
 console.log('game      depth  workers        ms        nodes   value  move   speed-up  nodes/1-worker nodes');
 for (const { c, out } of rows) {
   const base = Math.min(...out[1].ms);

@@ -1,6 +1,11 @@
 #!/usr/bin/env python3
 """Serves the Plyscope page: www/ at / and the wasm-bindgen output pkg/ at /pkg/.
 
+Every response says Cross-Origin-Opener-Policy: same-origin and Cross-Origin-Embedder-Policy:
+require-corp, so that the page is cross-origin isolated: SharedArrayBuffer exists and the engine's
+worker can load the threads build (shared memory across Web Workers). NO_ISOLATION=1 leaves the
+two headers out (the page then falls back to the builds without shared memory).
+
 Usage: serve.py [--port N] [--host H] [--quiet]
 Port 0 picks a free port. The first line printed is "serving http://HOST:PORT/".
 """
@@ -24,6 +29,7 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         ".svg": "image/svg+xml",
     }
     quiet = False
+    no_isolation = os.environ.get("NO_ISOLATION") == "1"
 
     def translate_path(self, path):
         clean = path.split("?", 1)[0].split("#", 1)[0]
@@ -42,6 +48,9 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         # Always revalidate: a rebuilt wasm must not be shadowed by the HTTP cache. The service
         # worker keeps its own copy for offline use.
         self.send_header("Cache-Control", "no-cache")
+        if not self.no_isolation:
+            self.send_header("Cross-Origin-Opener-Policy", "same-origin")
+            self.send_header("Cross-Origin-Embedder-Policy", "require-corp")
         super().end_headers()
 
     def log_message(self, fmt, *args):

@@ -467,3 +467,37 @@ pub fn random_variant_of(game_id: &str, seed: u32) -> Result<String, JsError> {
 pub fn variant_check(game_id: &str) -> Result<String, JsError> {
     Ok(new_session(game_id).map_err(err)?.game_id())
 }
+
+/// The threads build (shared memory): registers, on the engine's worker, the `helpers` helper
+/// workers a parallel search (`threads` above 1) may use; `post(i)` must post helper `i` (0-based)
+/// its index, which the helper passes to [`helper_run`]. `www/worker.js` calls it once the helpers
+/// have loaded this module with this memory.
+#[cfg(target_feature = "atomics")]
+#[wasm_bindgen(js_name = threadsSetup)]
+pub fn threads_setup(helpers: u32, post: js_sys::Function) {
+    init();
+    crate::search::wasm_threads::set_helpers(helpers, move |i| {
+        post.call1(&JsValue::NULL, &JsValue::from(i)).is_ok()
+    });
+}
+
+/// The threads build: runs, on a helper worker, the job of a parallel search posted to helper
+/// `index` (one helper's iterative deepening, until the search stops it). Does nothing when no job
+/// is waiting.
+#[cfg(target_feature = "atomics")]
+#[wasm_bindgen(js_name = helperRun)]
+pub fn helper_run(index: u32) {
+    init();
+    crate::search::wasm_threads::run_helper(index);
+}
+
+/// The threads build: this module and its shared memory, which a helper worker instantiates again
+/// (`{module, memory}`).
+#[cfg(target_feature = "atomics")]
+#[wasm_bindgen(js_name = threadsShared)]
+pub fn threads_shared() -> js_sys::Object {
+    let out = js_sys::Object::new();
+    let _ = js_sys::Reflect::set(&out, &"module".into(), &wasm_bindgen::module());
+    let _ = js_sys::Reflect::set(&out, &"memory".into(), &wasm_bindgen::memory());
+    out
+}

@@ -194,7 +194,11 @@ async function start() {
   }
   fillGamePicker();
   client.build().then(
-    (b) => (document.getElementById('engine-build').textContent = b === 'simd' ? 'Engine: WebAssembly with SIMD (128-bit vectors).' : 'Engine: WebAssembly (this browser runs the build without SIMD).'),
+    (b) =>
+      (document.getElementById('engine-build').textContent = {
+        threads: 'Engine: WebAssembly with SIMD and shared-memory threads (parallel search: Lazy SMP over the Workers).',
+        simd: 'Engine: WebAssembly with SIMD (128-bit vectors).',
+      }[b] ?? 'Engine: WebAssembly (this browser runs the build without SIMD).'),
     () => {},
   );
   // A first visit opens the game the engine features (the seed's game); a saved game the engine no

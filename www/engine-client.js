@@ -42,11 +42,13 @@ const STEADY_CHECK_MS = 200;
 
 let workerSerial = 0;
 
-/** The worker script's URL; `?simd=0` on the page's URL is passed on (the worker then loads the
- * scalar build even where SIMD runs, for comparing the two). */
+/** The worker script's URL; `?simd=0` and `?threads=0` on the page's URL are passed on (the worker
+ * then loads the scalar build even where SIMD runs, or a build without shared memory even where the
+ * page is cross-origin isolated, for comparing them). */
 function workerUrl() {
   const url = new URL('./worker.js', import.meta.url);
-  if (typeof location !== 'undefined' && new URLSearchParams(location.search).get('simd') === '0') url.searchParams.set('simd', '0');
+  const page = typeof location !== 'undefined' ? new URLSearchParams(location.search) : new URLSearchParams();
+  for (const key of ['simd', 'threads']) if (page.get(key) === '0') url.searchParams.set(key, '0');
   return url;
 }
 
@@ -302,7 +304,8 @@ export class EngineClient {
   variant(op, ...args) {
     return this.call(op, args);
   }
-  /** Which engine build the worker runs: 'simd' (WebAssembly SIMD) or 'scalar'. */
+  /** Which engine build the worker runs: 'threads' (SIMD and shared memory), 'simd' (WebAssembly
+   * SIMD) or 'scalar'. */
   build() {
     return this.call('build');
   }

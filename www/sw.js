@@ -3,6 +3,13 @@
 //
 // Strategy: network first (a rebuilt engine is picked up at once when online), falling back to the
 // cache; every same-origin GET that succeeds refreshes its cached copy.
+//
+// Cross-origin isolation: every response it serves, from the network or the cache, carries
+// Cross-Origin-Opener-Policy: same-origin and Cross-Origin-Embedder-Policy: require-corp, so that a
+// page this worker controls is cross-origin isolated even from static hosting that sends no such
+// headers, and offline: SharedArrayBuffer then exists and the engine's worker loads the threads
+// build (www/worker.js). The first visit, before this worker controls the page, is not isolated
+// (the page then uses the builds without shared memory); the next load is.
 const CACHE = 'plyscope-v1';
 const CORE = [
   './',
@@ -25,6 +32,7 @@ const CORE = [
   './games/ataxx/tutorial.js',
   './engine-client.js',
   './worker.js',
+  './helper.js',
   './games.js',
   './board/index.js',
   './board/grid.js',
@@ -44,6 +52,8 @@ const CORE = [
 const OPTIONAL = [
   './pkg/simd/plyscope.js',
   './pkg/simd/plyscope_bg.wasm',
+  './pkg/threads/plyscope.js',
+  './pkg/threads/plyscope_bg.wasm',
   './tree/explorer.js',
   './tree/explorer.css',
   './tree/format.js',
@@ -117,6 +127,16 @@ self.addEventListener('activate', (ev) => {
   );
 });
 
+/** `res` with the two headers of cross-origin isolation (responses that cannot carry a body, or
+ * that a script may not read, pass unchanged). */
+function isolated(res) {
+  if (!res || res.type === 'opaque' || res.type === 'opaqueredirect' || [101, 204, 205, 304].includes(res.status)) return res;
+  const headers = new Headers(res.headers);
+  headers.set('Cross-Origin-Opener-Policy', 'same-origin');
+  headers.set('Cross-Origin-Embedder-Policy', 'require-corp');
+  return new Response(res.body, { status: res.status, statusText: res.statusText, headers });
+}
+
 self.addEventListener('fetch', (ev) => {
   const req = ev.request;
   if (req.method !== 'GET' || new URL(req.url).origin !== self.location.origin) return;
@@ -126,12 +146,12 @@ self.addEventListener('fetch', (ev) => {
       try {
         const res = await fetch(req);
         if (res.ok) await cache.put(req, res.clone());
-        return res;
+        return isolated(res);
       } catch (err) {
         const hit =
           (await cache.match(req, { ignoreSearch: true })) ||
           (req.mode === 'navigate' ? await cache.match('./index.html') : undefined);
-        if (hit) return hit;
+        if (hit) return isolated(hit);
         throw err;
       }
     })(),

@@ -11,8 +11,12 @@
 // `hold(name)` takes a Web Lock and keeps it for the worker's life: the page queues for the same
 // lock, and gets it when the worker is gone, however it died. `{ping: true}` gets `{pong: true}`
 // (the page's heartbeat where Web Locks are missing).
-// `build` answers which engine build runs: 'simd' (pkg/simd/, WebAssembly SIMD) when the browser
-// validates a SIMD module and that build is there, else 'scalar' (pkg/).
+// `build` answers which engine build runs: 'threads' (pkg/threads/: SIMD and shared memory) when
+// the page is cross-origin isolated and that build is there, else 'simd' (pkg/simd/, WebAssembly
+// SIMD) when the browser validates a SIMD module and that build is there, else 'scalar' (pkg/).
+// With the threads build a search with `threads` above 1 is Lazy SMP: this worker's engine is the
+// main thread and `threads - 1` helper workers (www/helper.js, sharing its memory) the helpers.
+// Without it, such a search is split over search workers that share nothing (splitSearch below).
 import { packTree } from './tree/pack.js';
 
 /** A module of one function whose body uses SIMD (i8x16.splat, i8x16.popcnt): it validates only
@@ -29,12 +33,31 @@ function simdSupported() {
   }
 }
 
+/** Whether this worker may load the threads build: a cross-origin isolated page (COOP/COEP, so
+ * that shared memory exists) and SIMD (the threads build uses it too); `?threads=0` turns it off. */
+function threadsSupported() {
+  if (new URL(self.location.href).searchParams.get('threads') === '0') return false;
+  return self.crossOriginIsolated === true && typeof SharedArrayBuffer === 'function' && simdSupported();
+}
+
 let wasm = null; // the engine module's exports: Engine, variantEdit, variantCheck, randomVariant
 let build = 'scalar';
 
-/** Loads the SIMD build where it runs, else (or when it cannot load) the scalar one. Paths are
- * relative, so that the app also works from a sub-folder with pkg/ copied next to it (www/pkg/). */
+/** Loads the threads build where it can run, else the SIMD build where it runs, else (or when they
+ * cannot load) the scalar one. Paths are relative, so that the app also works from a sub-folder
+ * with pkg/ copied next to it (www/pkg/). */
 async function load() {
+  if (threadsSupported()) {
+    try {
+      const m = await import('./pkg/threads/plyscope.js');
+      await m.default();
+      wasm = m;
+      build = 'threads';
+      return;
+    } catch {
+      // No threads build here (THREADS=0 or no nightly toolchain when it was built): next one.
+    }
+  }
   if (simdSupported()) {
     try {
       const m = await import('./pkg/simd/plyscope.js');
@@ -119,14 +142,22 @@ const ops = {
   // last report again, steady, `stage: 'tree'`) and so does packing here, about every 50 ms: the
   // page hears a living worker (engine-client.js calls one silent for a second after a steady
   // report dead).
-  // `threads` above 1 asks for a parallel search over that many search workers (see
-  // splitSearch); the options the engine gets have no `threads` (one thread per worker).
-  search(options, id, live) {
+  // `threads` above 1 asks for a parallel search: with the threads build, Lazy SMP over this
+  // worker and `threads - 1` helper workers sharing its memory (startHelpers); otherwise a split
+  // search over that many search workers (splitSearch), whose engines get no `threads` (one
+  // thread per worker). Searches that run as one (the engine's split plan says which: not
+  // alpha-beta or minimax, a randomness quotient, an exact endgame...) use this worker alone.
+  async search(options, id, live) {
     const { threads = 1, ...opts } = options || {};
     options = opts;
     if (Number.isInteger(threads) && threads > 1) {
-      const plan = need().splitStart(JSON.stringify(options), Math.min(threads, MAX_WORKERS));
-      if (plan) return splitSearch(plan, options, threads, id);
+      const n = Math.min(threads, MAX_WORKERS);
+      const plan = need().splitStart(JSON.stringify(options), n);
+      if (plan && build === 'threads') {
+        plan.free();
+        await startHelpers(n - 1);
+        options = { ...opts, threads: n };
+      } else if (plan) return splitSearch(plan, options, threads, id);
     }
     let last = null;
     let beatAt = 0;
@@ -210,8 +241,39 @@ const ops = {
     }),
 };
 
-// A parallel search without shared memory (WebAssembly threads need a shared-memory build this
-// project does not make: docs/engine-options.md). This worker coordinates and never searches: it
+// The threads build's helper workers (www/helper.js): each instantiates this worker's module with
+// its shared memory and then waits; a parallel search posts each helper its index, and the helper
+// runs the helper thread's search the engine put in that helper's slot until the search stops it
+// (src/search/wasm_threads.rs). They are started before the search, never during it: this worker
+// is blocked in the engine while it searches, and a worker's start needs its parent's event loop.
+
+/** The helper workers, started on first use and kept. */
+const helpers = [];
+
+/** Starts helper workers until there are `n`, each with the engine loaded; tells the engine. */
+async function startHelpers(n) {
+  if (helpers.length >= n) return;
+  const shared = wasm.threadsShared();
+  while (helpers.length < n) {
+    const w = new Worker(new URL('./helper.js', self.location.href), { type: 'module' });
+    await new Promise((resolve, reject) => {
+      w.onmessage = (ev) => (ev.data && ev.data.ready ? resolve() : reject(new Error(`a helper worker failed: ${ev.data && ev.data.err}`)));
+      w.onerror = (ev) => {
+        ev.preventDefault();
+        reject(new Error(`a helper worker failed (${ev.message || 'worker error'})`));
+      };
+      w.postMessage({ module: shared.module, memory: shared.memory });
+    });
+    w.onmessage = null;
+    helpers.push(w);
+  }
+  wasm.threadsSetup(helpers.length, (i) => {
+    helpers[i].postMessage({ run: i });
+  });
+}
+
+// A parallel search without shared memory (the scalar and SIMD builds, or a page that is not
+// cross-origin isolated: docs/engine-options.md). This worker coordinates and never searches: it
 // asks the engine's plan (src/search/engine/split.rs) for jobs, one root move of one depth each,
 // hands them to a pool of search workers (this same script, each with its own engine and table,
 // kept across searches), and gives each report back to the plan, which joins the result and the

@@ -186,8 +186,8 @@ pub struct SearchConfig {
     /// transposition table use Lazy SMP: helper threads search the same root with the same
     /// iterative deepening, sharing the table, and the main thread's result is the answer (see
     /// `src/search/engine/smp.rs`). Random, greedy, MCTS and searches without a table use one
-    /// thread; expectimax refuses more than one, and so does the WebAssembly build (one thread
-    /// per worker).
+    /// thread; expectimax refuses more than one, and so do the WebAssembly builds without shared
+    /// memory (one thread per worker; the threads build runs its helpers in Web Workers).
     pub threads: u32,
     /// MCTS: prove wins and losses (MCTS-Solver): a finished game is a proven result, a player's
     /// node with a proven winning move is won, one whose moves all lose is lost (a draw when every
@@ -408,11 +408,12 @@ impl SearchConfig {
                 format!("a whole number from 1 to {MAX_THREADS}"),
             ));
         }
-        if cfg!(target_arch = "wasm32") && self.threads > 1 {
+        if cfg!(all(target_arch = "wasm32", not(target_feature = "atomics"))) && self.threads > 1 {
             return Err(Error::bad_option(
                 "threads",
                 self.threads,
-                "1 in the browser: the WebAssembly build runs one thread per worker",
+                "1 in this WebAssembly build, which runs one thread per worker (the threads \
+                 build, with shared memory, searches with several)",
             ));
         }
         if self.threads > 1 && self.algorithm == Algorithm::Expectimax {

@@ -12,6 +12,8 @@ mod engine;
 mod mcts;
 mod shared_tt;
 pub(crate) mod tt;
+#[cfg(all(target_arch = "wasm32", target_feature = "atomics"))]
+pub(crate) mod wasm_threads;
 
 pub use config::{
     Algorithm, Playout, Progress, RootMove, SearchConfig, SearchResult, DEFAULT_EXACT_ENDGAME,

@@ -179,7 +179,9 @@ for (const viewport of [WIDE, PHONE]) {
 }
 
 test('with 2 search workers the AI finds the value of 1 worker, and the tree says which worker searched each root move', async () => {
-  const { context, page, errors } = await openAppPage(env, WIDE);
+  // The split search over workers without shared memory (`?threads=0`: not the threads build,
+  // which searches by Lazy SMP instead: tests/e2e/threads.test.mjs).
+  const { context, page, errors } = await openAppPage(env, WIDE, `${env.server.url}?threads=0`);
   await pickGame(page, 'reversi');
   await setLevel(page, 0, 'human');
   await setLevel(page, 1, 'alphabeta');

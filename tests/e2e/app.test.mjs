@@ -211,9 +211,11 @@ test('a reload mid-game restores the game and the settings', async () => {
   await context.close();
 });
 
-test('after one visit the app loads and an AI answers with the network off', async () => {
-  const own = await startServer();
+test('after one visit the app loads and an AI answers with the network off, cross-origin isolated by the service worker', async () => {
+  // A server without the isolation headers, as static hosting: the first visit is not isolated.
+  const own = await startServer({ isolation: false });
   const { context, page } = await openApp(DESKTOP, own.url);
+  assert.equal(await page.evaluate(() => self.crossOriginIsolated), false, 'no COOP/COEP from this server');
   await page.evaluate(async () => {
     await navigator.serviceWorker.ready;
   });
@@ -222,6 +224,11 @@ test('after one visit the app loads and an AI answers with the network off', asy
   await page.reload();
   await ready(page);
   await page.waitForFunction(() => !!navigator.serviceWorker.controller);
+  // The service worker adds COOP and COEP to what it serves: the page is now isolated, and the
+  // engine runs the threads build where it was made.
+  assert.equal(await page.evaluate(() => self.crossOriginIsolated), true, 'isolated through the service worker');
+  const hasThreads = await page.evaluate(async () => (await fetch('/pkg/threads/plyscope.js')).ok);
+  assert.equal(await page.evaluate(() => window.plyscope.client.build()), hasThreads ? 'threads' : 'simd');
   const examples = await page.evaluate(async () => {
     const r = await fetch('/examples/index.json');
     return r.ok ? (await r.json()).map((e) => e.file) : [];
@@ -230,6 +237,7 @@ test('after one visit the app loads and an AI answers with the network off', asy
   await context.setOffline(true);
   await page.reload();
   await ready(page);
+  assert.equal(await page.evaluate(() => self.crossOriginIsolated), true, 'isolated offline too');
   // The tree explorer's examples were cached too (when this build has them).
   const offline = await page.evaluate(async (files) => {
     const out = [];

@@ -1,5 +1,6 @@
-// The two engine builds (scripts/build-wasm.sh): the worker loads the WebAssembly SIMD build where
-// the browser runs it (Chromium does), the scalar one with ?simd=0, and both builds count the same
+// The engine builds (scripts/build-wasm.sh): the worker loads the threads build (SIMD and shared
+// memory) in a cross-origin isolated page, the WebAssembly SIMD build where the browser runs it
+// (Chromium does) with ?threads=0, the scalar one with ?simd=0, and both builds count the same
 // perft leaves for every game of the catalogue from its start. Counts only: speed is a benchmark
 // (scripts/wasm-bench.mjs), not a test.
 import { test } from 'node:test';
@@ -8,8 +9,19 @@ import { useBrowser, openApp } from './harness.mjs';
 
 const env = useBrowser();
 
-test('the worker runs the SIMD build in Chromium and the scalar one with ?simd=0', async () => {
-  const simd = await openApp(env);
+test('the worker runs the threads build in an isolated page, the SIMD build with ?threads=0 and the scalar one with ?simd=0', async () => {
+  const threads = await openApp(env);
+  // scripts/serve.py makes the page cross-origin isolated; the threads build is there unless it was
+  // skipped (no nightly toolchain, or THREADS=0), and then the SIMD build runs.
+  const isolated = await threads.page.evaluate(() => self.crossOriginIsolated);
+  assert.equal(isolated, true, 'the dev server sends COOP and COEP');
+  const hasThreads = await threads.page.evaluate(async () => (await fetch('/pkg/threads/plyscope.js')).ok);
+  assert.equal(await threads.page.evaluate(() => window.plyscope.client.build()), hasThreads ? 'threads' : 'simd');
+  if (hasThreads) await threads.page.waitForFunction(() => /shared-memory threads/.test(document.getElementById('engine-build').textContent));
+  assert.deepEqual(threads.errors, []);
+  await threads.context.close();
+
+  const simd = await openApp(env, undefined, `${env.server.url}?threads=0`);
   assert.equal(await simd.page.evaluate(() => window.plyscope.client.build()), 'simd');
   await simd.page.waitForFunction(() => /SIMD/.test(document.getElementById('engine-build').textContent));
   assert.deepEqual(simd.errors, []);

@@ -21,11 +21,13 @@ export const CHROMIUM_ARGS = [
   '--disable-quic',
 ];
 
-/** Starts scripts/serve.py on a free port; resolves to { url, stop() }. */
-export function startServer() {
+/** Starts scripts/serve.py on a free port; resolves to { url, stop() }. `isolation: false` leaves out
+ * its cross-origin isolation headers (COOP/COEP), as static hosting that sends none. */
+export function startServer({ isolation = true } = {}) {
   return new Promise((resolve, reject) => {
     const proc = spawn('python3', [join(ROOT, 'scripts', 'serve.py'), '--port', '0', '--quiet'], {
       stdio: ['ignore', 'pipe', 'inherit'],
+      env: { ...process.env, NO_ISOLATION: isolation ? '0' : '1' },
     });
     let buf = '';
     const timer = setTimeout(() => reject(new Error('server did not start within 10 s')), 10000);

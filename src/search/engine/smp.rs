@@ -26,6 +26,7 @@ pub(super) fn parallel(cfg: &SearchConfig) -> bool {
 
 /// Searches `root` with `cfg.threads` threads: this one (the main thread, which records the
 /// tree and answers) and `cfg.threads - 1` helpers.
+#[cfg(not(all(target_arch = "wasm32", target_feature = "atomics")))]
 pub(super) fn run_parallel<G: Game, E: Evaluator<G>, R: Restart<G>>(
     root: &G,
     eval: &E,
@@ -63,6 +64,60 @@ pub(super) fn run_parallel<G: Game, E: Evaluator<G>, R: Restart<G>>(
         halt.store(true, Ordering::Relaxed);
         r
     });
+    table.give_back();
+    result
+}
+
+/// Searches `root` with `cfg.threads` threads in the WebAssembly threads build: this one (the
+/// main thread: the engine's worker) and `cfg.threads - 1` helper Web Workers sharing this
+/// module's memory, each running [`helper`] as a native helper thread does (see
+/// `src/search/wasm_threads.rs` for how they are entered).
+#[cfg(all(target_arch = "wasm32", target_feature = "atomics"))]
+pub(super) fn run_parallel<G: Game, E: Evaluator<G>, R: Restart<G>>(
+    root: &G,
+    eval: &E,
+    cfg: &SearchConfig,
+    hooks: Hooks<'_>,
+    root_player: PlayerId,
+    rec: R,
+) -> Result<SearchResult<G::Move>, Error> {
+    use super::super::wasm_threads::{Helpers, Job};
+    let table = SharedTable::take(cfg.tt_bits);
+    let halt = AtomicBool::new(false);
+    let result = {
+        let (table, halt) = (&table, &halt);
+        let jobs: Vec<Job<'_>> = (1..cfg.threads.min(MAX_THREADS))
+            .map(|id| {
+                let pos = root.clone();
+                Box::new(move || helper(pos, eval, cfg, table, halt, id as u8, root_player))
+                    as Job<'_>
+            })
+            .collect();
+        match Helpers::start(jobs) {
+            Err(e) => Err(e),
+            Ok(helpers) => {
+                let finish = || {
+                    halt.store(true, Ordering::Relaxed);
+                    helpers.join()
+                };
+                let r = run(
+                    root,
+                    eval,
+                    cfg,
+                    hooks,
+                    root_player,
+                    rec,
+                    Some(table),
+                    finish,
+                );
+                // On an early error `finish` was not called: the helpers still stop, and
+                // dropping `helpers` waits for them.
+                halt.store(true, Ordering::Relaxed);
+                drop(helpers);
+                r
+            }
+        }
+    };
     table.give_back();
     result
 }

@@ -1,0 +1,138 @@
+// End-to-end tests of the threads build (scripts/build-wasm.sh: SIMD and shared memory): in the
+// cross-origin isolated page the engine's worker searches by Lazy SMP with helper Web Workers
+// sharing its memory. With 2 threads a search plays a legal move with the single-threaded value
+// where the search is exact (every line reaches the end of the game, reductions off: tic-tac-toe
+// and a Connect Four ending; a helper's entries are then true bounds, tests/parallel.rs), and its
+// statistics and the explorer say what each worker searched. Values and counts only, no timing.
+// Skipped, with a message, when the threads build was not made (no nightly toolchain, THREADS=0).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { useBrowser, openApp, pickGame, setLevel, fixDepth, clickMove, settle, shot } from './harness.mjs';
+
+const env = useBrowser();
+const WIDE = { width: 1400, height: 900 };
+
+/** Whether the threads build is there to be served. */
+async function hasThreadsBuild(page) {
+  return page.evaluate(async () => (await fetch('/pkg/threads/plyscope.js')).ok);
+}
+
+test('the threads build with 2 threads: a legal move with the single-threaded value of an exact search, and each worker in the statistics', async (t) => {
+  const { context, page, errors } = await openApp(env);
+  if (!(await hasThreadsBuild(page))) {
+    t.skip('no threads build in pkg/threads/ (it needs the nightly toolchain)');
+    await context.close();
+    return;
+  }
+  const rows = await page.evaluate(async () => {
+    const { EngineClient } = await import('/engine-client.js');
+    const client = new EngineClient();
+    const build = await client.build();
+    // Exact: reductions, null moves and forward pruning off, depth to the end of every line.
+    const exact = { algorithm: 'alphabeta', iterative_deepening: true, lmr: false, null_move: false, late_move_pruning: false, futility: false, random_ties: false, exact_endgame: 0, seed: 3, time_ms: null };
+    // A Connect Four position 22 plies in, reached by a fixed walk over the legal moves (a linear
+    // congruential choice, skipping moves that would end the game), still going; searched to the
+    // last empty cell.
+    const c4 = async () => {
+      let s = await client.open('connect4');
+      let x = 12345;
+      walk: while (s.history.length < 22) {
+        x = (x * 1103515245 + 12345) % 2147483648;
+        for (let k = 0; k < s.legal.length; k++) {
+          const r = await client.play(s.legal[(x + k) % s.legal.length].move);
+          if (!r.state.outcome) {
+            s = r.state;
+            continue walk;
+          }
+          s = await client.undo();
+        }
+        break;
+      }
+      return s;
+    };
+    const out = [];
+    for (const c of [
+      { game: 'tictactoe', depth: () => 9, setup: () => client.open('tictactoe') },
+      { game: 'connect4', depth: (s) => 42 - s.history.length, setup: c4 },
+    ]) {
+      const s = await c.setup();
+      c.depth = c.depth(s);
+      const one = await client.search({ ...exact, depth: c.depth, threads: 1 });
+      const two = await client.search({ ...exact, depth: c.depth, threads: 2, record_tree: true });
+      out.push({
+        game: c.game,
+        depth: c.depth,
+        outcome: s.outcome,
+        legal: s.legal.map((m) => m.move),
+        one: { move: one.move, value: one.value, workers: one.stats.workers ?? null },
+        two: { move: two.move, value: two.value, nodes: two.stats.nodes, workers: two.stats.workers, treeWorkers: two.tree?.stats?.workers ?? null },
+      });
+    }
+    return { build, out };
+  });
+  assert.equal(rows.build, 'threads');
+  for (const r of rows.out) {
+    assert.equal(r.outcome ?? null, null, `${r.game}: the position is still going`);
+    assert.ok(r.legal.includes(r.two.move), `${r.game}: ${r.two.move} is legal (${r.legal.join(' ')})`);
+    assert.equal(r.two.value, r.one.value, `${r.game}: the same value with 2 threads as with 1`);
+    assert.equal(r.one.workers, null, `${r.game}: one thread lists no workers`);
+    // Which worker searched what: the main thread (worker 0, whose search is the answer and the
+    // recorded tree) and the helper (worker 1), each with its nodes and depth, in the report and
+    // in the recorded tree's header.
+    assert.deepEqual(
+      r.two.workers.map((w) => w.worker),
+      [0, 1],
+      `${r.game}: ${JSON.stringify(r.two.workers)}`,
+    );
+    assert.equal(r.two.workers[0].nodes, r.two.nodes, `${r.game}: the main thread's nodes are the run's`);
+    assert.deepEqual(r.two.treeWorkers, r.two.workers, `${r.game}: the tree's header lists the same workers`);
+  }
+  // The Connect Four ending takes the main thread long enough for the helper, which took its job
+  // before the main thread started, to search too.
+  const c4 = rows.out.find((r) => r.game === 'connect4');
+  assert.ok(c4.two.workers[1].nodes > 0, `the helper searched: ${JSON.stringify(c4.two.workers)}`);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('in the page, with the Workers setting at 2 the threads build searches in parallel and the tree lists each worker', async (t) => {
+  const { context, page, errors } = await openApp(env, WIDE);
+  if (!(await hasThreadsBuild(page))) {
+    t.skip('no threads build in pkg/threads/ (it needs the nightly toolchain)');
+    await context.close();
+    return;
+  }
+  await pickGame(page, 'reversi');
+  await setLevel(page, 0, 'human');
+  await setLevel(page, 1, 'alphabeta');
+  await fixDepth(page, 1, 6);
+  await page.selectOption('[data-testid=ai-threads]', '2');
+  await page.click('[data-testid=new-game]');
+  await page.waitForFunction(() => window.plyscope.state.history.length === 0 && !window.plyscope.thinking);
+  await clickMove(page, 'd3');
+  await page.waitForFunction(() => window.plyscope.state.history.length === 2 && !window.plyscope.thinking, null, { timeout: 60000 });
+  await page.evaluate(() => window.plyscope.explorer?.whenLaidOut?.());
+  const model = await page.evaluate(() => {
+    const m = window.plyscope.explorer.model();
+    return { rootId: m.root.id, workers: m.workers ?? null, nodes: m.stats?.nodes ?? null };
+  });
+  assert.deepEqual(
+    model.workers.map((w) => w.worker),
+    [0, 1],
+    JSON.stringify(model.workers),
+  );
+  assert.ok(model.workers[0].nodes > 0, 'the main thread searched');
+  // The root's tooltip lists each worker's work.
+  await settle(page);
+  await page.locator('[data-testid=tree-view]').scrollIntoViewIfNeeded();
+  const box = await page.evaluate((id) => window.plyscope.explorer.nodeBox(id), model.rootId);
+  assert.ok(box, 'the root is shown');
+  await page.mouse.move(box.x + 5, box.y + 3);
+  await page.waitForSelector('[data-testid=tree-tooltip]:not([hidden])', { timeout: 5000 });
+  const tip = await page.evaluate(() => document.querySelector('[data-testid=tree-tooltip]').innerText);
+  assert.match(tip, /worker 1\s+[\d,]+ nodes, depth \d+/, tip);
+  assert.match(tip, /worker 2\s+[\d,]+ nodes, depth \d+/, tip);
+  await shot(page, 'threads-workers-tooltip-1400');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
