@@ -50,6 +50,7 @@ for (const c of CASES) {
           res[n].ms.push(performance.now() - t0);
           // Lazy SMP reports the main thread's nodes as the run's: the sum over every worker.
           res[n].nodes = build === 'threads' && rep.stats.workers ? rep.stats.workers.reduce((a, w) => a + w.nodes, 0) : rep.stats.nodes;
+          res[n].main = rep.stats.nodes;
           res[n].value = rep.value;
           res[n].move = rep.move;
         }
@@ -65,14 +66,18 @@ server.stop();
 const after = loadavg()[0];
 const how = rows[0]?.build === 'threads' ? 'Lazy SMP in shared memory (threads build)' : `split search without shared memory (${rows[0]?.build} build)`;
 console.log(`fixed-depth search in Chromium, best of ${RUNS} runs taken in turn, ${how}; load average ${before.toFixed(2)} before, ${after.toFixed(2)} after (2 cores)`);
-console.log('game      depth  workers        ms        nodes   value  move   speed-up  nodes/1-worker nodes');
+// With Lazy SMP the last column is 1 worker's nodes over the main thread's (whose search is the
+// answer): the speed-up to expect when each worker has a free core (natively: `plyscope bench
+// --parallel`); with the split search, the nodes over 1 worker's.
+console.log(`game      depth  workers        ms        nodes   value  move   speed-up  nodes/1-worker nodes  ${rows[0]?.build === 'threads' ? '1-worker/main nodes' : ''}`);
 for (const { c, out } of rows) {
   const base = Math.min(...out[1].ms);
   for (const n of COUNTS) {
     const r = out[n];
     const ms = Math.min(...r.ms);
     console.log(
-      `${c.game.padEnd(9)} ${String(c.depth).padStart(5)} ${String(n).padStart(8)} ${ms.toFixed(1).padStart(9)} ${String(r.nodes).padStart(12)} ${String(r.value).padStart(7)}  ${String(r.move).padEnd(5)} ${(base / ms).toFixed(2).padStart(8)}x ${(r.nodes / out[1].nodes).toFixed(2).padStart(8)}x`,
+      `${c.game.padEnd(9)} ${String(c.depth).padStart(5)} ${String(n).padStart(8)} ${ms.toFixed(1).padStart(9)} ${String(r.nodes).padStart(12)} ${String(r.value).padStart(7)}  ${String(r.move).padEnd(5)} ${(base / ms).toFixed(2).padStart(8)}x ${(r.nodes / out[1].nodes).toFixed(2).padStart(8)}x` +
+        (rows[0]?.build === 'threads' ? ` ${(out[1].main / r.main).toFixed(2).padStart(20)}x` : ''),
     );
   }
 }
