@@ -970,3 +970,26 @@ fn a_win_in_one_for_the_side_to_move_is_unstable() {
     assert!(!four.unstable());
     assert!(!Hive::new_game("hive").unwrap().unstable());
 }
+
+/// The pillbug terms (as nokamute values them): black's pillbug next to its uncovered queen, with
+/// an empty cell beside it where the queen would have more than two free cells, is an escape
+/// (+1 for black); white's pillbug is still in hand with an empty cell next to white's queen that
+/// touches no black piece, so white could place it there (+1 for white). In Base (no pillbug)
+/// both are zero.
+#[test]
+fn eval_pillbug_escape_and_placeable_pillbug() {
+    let moves = "wG1;bG1 wG1-;wQ -wG1;bQ bG1-;wA1 \\wQ;bP bQ-";
+    let pos = game(&format!("Base+MLP;InProgress;White[4];{moves}"));
+    assert_eq!(raw_term(&pos, 0, "pillbug escape for queen"), -1.0);
+    assert_eq!(raw_term(&pos, 1, "pillbug escape for queen"), 1.0);
+    assert_eq!(raw_term(&pos, 0, "pillbug placeable at queen"), 1.0);
+    // Without the pillbug in the game (Base), neither term can hold.
+    let base = game("Base;InProgress;White[3];wG1;bG1 wG1-;wQ -wG1;bQ bG1-");
+    assert_eq!(raw_term(&base, 0, "pillbug placeable at queen"), 0.0);
+    assert_eq!(raw_term(&base, 0, "pillbug escape for queen"), 0.0);
+    // Pillbugs placed before either queen: no queen to escape with or to guard (and no panic
+    // looking at the cell of a queen still in hand).
+    let early = game("Base+MLP;InProgress;White[2];wP;bP wP-");
+    assert_eq!(raw_term(&early, 0, "pillbug escape for queen"), 0.0);
+    assert_eq!(raw_term(&early, 0, "pillbug placeable at queen"), 0.0);
+}

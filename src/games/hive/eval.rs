@@ -19,7 +19,7 @@ pub const W_TOUCH: f64 = 25.0;
 pub const W_PINNED: f64 = 12.0;
 /// Weight of a piece that can move, by bug.
 pub const W_MOBILE: [(Bug, f64); 8] = [
-    (Bug::Queen, 10.0),
+    (Bug::Queen, 40.0),
     (Bug::Spider, 8.0),
     (Bug::Beetle, 14.0),
     (Bug::Grasshopper, 10.0),
@@ -35,6 +35,14 @@ pub const W_BEETLE_ON_QUEEN: f64 = 90.0;
 /// Weight of a pillbug or mosquito-with-pillbug next to one's own queen that can pull a piece
 /// away from it (a defence), counted against the opponent's.
 pub const W_THREAT: f64 = 20.0;
+
+/// Weight of a pillbug (or a mosquito next to one) beside its own uncovered queen that could lift
+/// the queen onto an empty cell next to it where the queen would have more than two free cells (an
+/// escape). Nokamute values such a defence at four of its queen-cell units; this is four liberties.
+pub const W_PILLBUG_ESCAPE: f64 = 240.0;
+/// Weight of a pillbug still in hand with an empty cell next to its own uncovered queen that
+/// touches no enemy piece (it can be placed there as a guard): half the escape's weight.
+pub const W_PILLBUG_PLACEABLE: f64 = 120.0;
 
 /// Weight of one's own piece next to one's own queen that is free to leave (not pinned, with
 /// somewhere to go): such a blocker costs a liberty now but not for good, so it gives back part of
@@ -52,7 +60,8 @@ pub const W_ON_TOP: f64 = 15.0;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum HiveEval {
     /// Every term: queen liberties and touching pieces, pinned pieces, mobility per bug, pieces
-    /// in hand, beetles on queens, pillbug and mosquito threats. The default.
+    /// in hand, beetles on queens, pillbug and mosquito threats, pillbug escapes and placeable
+    /// pillbugs. The default.
     #[default]
     Strong,
     /// Queen liberties and touching pieces only.
@@ -83,6 +92,10 @@ struct Measures {
     escort: [f64; 2],
     danger: [f64; 2],
     on_top: [f64; 2],
+    /// A pillbug escape for one's queen (0 or 1; see [`W_PILLBUG_ESCAPE`]).
+    defence: [f64; 2],
+    /// A pillbug in hand placeable next to one's queen (0 or 1; see [`W_PILLBUG_PLACEABLE`]).
+    placeable: [f64; 2],
 }
 
 fn queen_terms(h: &Hive, m: &mut Measures) {
@@ -143,6 +156,17 @@ fn full_terms(h: &Hive, m: &mut Measures) {
         if h.top(c) != p {
             continue;
         }
+        // A pillbug escape for the queen: the pillbug's power works even when it is pinned.
+        if h.level(p) == 0
+            && m.defence[s] == 0.0
+            && bug_of(p) != Bug::Queen
+            && touches(c, queens[s])
+            && h.height(queens[s]) == 1
+            && powered(h, c, bug_of(p))
+            && escape(h, c, queens[s])
+        {
+            m.defence[s] = 1.0;
+        }
         if h.level(p) == 0 && pinned & (1 << p) != 0 {
             m.pinned[s] += 1.0;
             continue;
@@ -167,17 +191,53 @@ fn full_terms(h: &Hive, m: &mut Measures) {
             m.on_top[s] += 1.0;
         }
         // A pillbug (or a mosquito touching one) next to its own queen can lift attackers off.
-        if h.level(p) == 0 && (b == Bug::Pillbug || b == Bug::Mosquito) && at_own_queen {
-            let powered = b == Bug::Pillbug
-                || (0..6).any(|d| {
-                    let t = h.top(nb(c, d));
-                    t != NONE && bug_of(t) == Bug::Pillbug
-                });
-            if powered {
-                m.threat[s] += 1.0;
-            }
+        if h.level(p) == 0 && at_own_queen && powered(h, c, b) {
+            m.threat[s] += 1.0;
         }
     }
+    for s in 0..2u8 {
+        let q = queens[s as usize];
+        let pb = s as usize * PER_SIDE + super::PILLBUG;
+        if q != IN_HAND
+            && h.in_game(pb as u8)
+            && h.pos(pb as u8) == IN_HAND
+            && h.height(q) == 1
+            && (0..6).any(|d| {
+                let e = nb(q, d);
+                h.top(e) == NONE && h.side_neighbours(e, 1 - s) == 0
+            })
+        {
+            m.placeable[s as usize] = 1.0;
+        }
+    }
+}
+
+/// Whether a ground piece of bug `b` at `c` has the pillbug's power: a pillbug, or a mosquito
+/// touching one.
+fn powered(h: &Hive, c: u16, b: Bug) -> bool {
+    b == Bug::Pillbug
+        || (b == Bug::Mosquito
+            && (0..6).any(|d| {
+                let t = h.top(nb(c, d));
+                t != NONE && bug_of(t) == Bug::Pillbug
+            }))
+}
+
+/// Whether a pillbug (or powered mosquito) at `c` next to its queen at `q` could lift the queen
+/// to an empty cell next to it where the queen would have more than two free cells.
+fn escape(h: &Hive, c: u16, q: u16) -> bool {
+    (0..6).any(|d| {
+        let e = nb(c, d);
+        e != q
+            && h.top(e) == NONE
+            && (0..6)
+                .filter(|&k| {
+                    let x = nb(e, k);
+                    x == q || h.top(x) == NONE
+                })
+                .count()
+                > 2
+    })
 }
 
 impl Evaluator<Hive> for HiveEval {
@@ -210,6 +270,8 @@ impl Evaluator<Hive> for HiveEval {
             }
             t.diff("pieces in hand", m.hand, W_HAND);
             t.diff("pillbug guards at queen", m.threat, W_THREAT);
+            t.diff("pillbug escape for queen", m.defence, W_PILLBUG_ESCAPE);
+            t.diff("pillbug placeable at queen", m.placeable, W_PILLBUG_PLACEABLE);
             t.diff("free pieces at own queen", m.escort, W_ESCORT);
             t.diff("pieces on top of the hive", m.on_top, W_ON_TOP);
         }
