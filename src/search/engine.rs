@@ -550,10 +550,12 @@ fn run<G: Game, E: Evaluator<G>, R: Restart<G>>(
                     order.iter().map(|&i| root_kids[i].clone()).collect();
                 root_kids[..searched].clone_from_slice(&reordered);
                 if let Some(cb) = s.hooks.completed.as_mut() {
+                    // The first of equal best values, as the final ranking (a stable sort)
+                    // plays: a later move can equal it with a bound and no line of its own.
                     let best = values
                         .iter()
                         .enumerate()
-                        .max_by(|a, b| a.1 .1.total_cmp(&b.1 .1))
+                        .reduce(|a, b| if b.1 .1 > a.1 .1 { b } else { a })
                         .map(|(i, v)| (i, v.1));
                     if let Some((i, value)) = best {
                         cb(&Completed {
