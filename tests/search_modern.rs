@@ -371,6 +371,67 @@ fn ataxx_forward_pruning_is_recorded_as_futile_moves_and_only_where_a_game_gives
 }
 
 #[test]
+fn ataxx_futility_prunes_up_to_four_plies_and_reverse_futility_up_to_six_above_the_horizon() {
+    // Reverse futility returns a node's static evaluation without searching any of its moves
+    // when it is far beyond the bound; in Ataxx it applies up to 6 plies above the horizon
+    // (3 until session 15). Such a node's every move is in one `futility` pruned node.
+    // Futility pruning skips a node's quiet moves after the first up to 4 plies above it (1
+    // until session 15; late-move pruning, the other reason for a `futility` node beside
+    // searched moves, stops at 2). Each node's plies left are its parent's less one and less
+    // its reduction (the note).
+    let depth = 8;
+    let (_, t) = recorded(
+        &ataxx_midgame(),
+        SearchConfig {
+            depth,
+            ..SearchConfig::default()
+        },
+    );
+    let mut left = vec![0i64; t.len()];
+    let mut searched = vec![false; t.len()];
+    let mut futile = vec![false; t.len()];
+    for i in 0..t.len() {
+        let n = &t.nodes[i];
+        if i == 0 {
+            left[i] = depth as i64;
+            continue;
+        }
+        let p = n.parent as usize;
+        assert!(p < i, "parents come first");
+        left[i] = left[p] - 1 - n.note.reduced() as i64;
+        if n.kind == NodeKind::Pruned {
+            if n.reason == Some(plyscope::tree::PruneReason::Futility) {
+                futile[p] = true;
+            }
+        } else {
+            searched[p] = true;
+        }
+    }
+    let cut: Vec<i64> = (0..t.len())
+        .filter(|&i| futile[i] && !searched[i] && t.nodes[i].kind != NodeKind::Pruned)
+        .map(|i| left[i])
+        .collect();
+    assert!(!cut.is_empty(), "some node was cut by reverse futility");
+    assert!(
+        cut.iter().all(|&d| d <= 6),
+        "never more than 6 plies above: {cut:?}"
+    );
+    assert!(
+        cut.iter().any(|&d| d >= 4),
+        "some cut 4 or more plies above the horizon: {cut:?}"
+    );
+    let skipped: Vec<i64> = (0..t.len())
+        .filter(|&i| futile[i] && searched[i])
+        .map(|i| left[i])
+        .collect();
+    assert!(skipped.iter().all(|&d| d <= 4), "{skipped:?}");
+    assert!(
+        skipped.iter().any(|&d| d >= 3),
+        "some quiet move skipped 3 or more plies above the horizon: {skipped:?}"
+    );
+}
+
+#[test]
 fn a_null_move_cut_is_recorded_in_khet_and_never_in_reversi_or_ataxx() {
     let pos = Khet::new_game("khet").unwrap();
     let (r, t) = recorded(

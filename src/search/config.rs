@@ -138,9 +138,10 @@ pub struct SearchConfig {
     /// ([`crate::core::Game::reduction_bias`]; Ataxx): one or two plies above the horizon, moves
     /// late in the order that gain nothing (Ataxx: jumps that capture nothing) are not searched.
     pub late_move_pruning: bool,
-    /// Alpha-beta: futility pruning, in games that give a reduction bias: one ply above the
-    /// horizon, when the node's static evaluation is far below what the side to move must beat,
-    /// moves that capture nothing are not searched.
+    /// Alpha-beta: futility pruning, in games that give a reduction bias: up to four plies above
+    /// the horizon, when the node's static evaluation is far below what the side to move must
+    /// beat, moves that capture nothing are not searched; and reverse futility: up to six plies
+    /// above it, a node whose static evaluation is far beyond the bound returns it unsearched.
     pub futility: bool,
     /// Alpha-beta: at the horizon, keep searching positions the game calls unstable (a
     /// quiescence extension), up to this many extra plies (0: off).

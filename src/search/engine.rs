@@ -47,14 +47,22 @@ const LOG_LMR_MIN_DEPTH: u32 = 2;
 /// many plies left. Tuned by nodes to depth 9 and 30 ms matches (docs/benchmarks.md, "Ataxx:
 /// forward pruning").
 const LMP_MAX_DEPTH: u32 = 2;
-/// Futility pruning: a quiet move one ply above the horizon is skipped when the node's static
-/// evaluation plus this margin (evaluation units; Ataxx: 1.5 pieces) cannot reach the bound.
+/// Futility pruning: a quiet move at a node with at most [`FUTILITY_MAX_DEPTH`] plies left is
+/// skipped when the node's static evaluation plus this margin (evaluation units; Ataxx: 1.5
+/// pieces), and [`FUTILITY_PER_PLY`] for each ply left beyond the first, cannot reach the bound.
 const FUTILITY_MARGIN: f64 = 150.0;
-/// Reverse futility: at nodes with at most this many plies left.
-const RFP_MAX_DEPTH: u32 = 3;
+/// Futility pruning: at nodes with at most this many plies left (1 until session 15; Zataxx
+/// uses 6). Tuned by 30 ms matches (docs/ataxx.md, "Why Zataxx searches twice as deep").
+const FUTILITY_MAX_DEPTH: u32 = 4;
+/// Futility pruning: the margin's growth for each ply left beyond the first (Ataxx: 0.8 pieces).
+const FUTILITY_PER_PLY: f64 = 80.0;
+/// Reverse futility: at nodes with at most this many plies left (3 until session 15; Zataxx
+/// uses 6). Tuned by 30 ms matches (docs/ataxx.md, "Why Zataxx searches twice as deep").
+const RFP_MAX_DEPTH: u32 = 6;
 /// Reverse futility: a node whose static evaluation is beyond the bound by this margin per ply
-/// left (evaluation units; Ataxx: 1.2 pieces a ply) returns it without searching a move.
-const RFP_MARGIN: f64 = 120.0;
+/// left (evaluation units; Ataxx: 0.8 pieces a ply, 1.2 until session 15) returns it without
+/// searching a move.
+const RFP_MARGIN: f64 = 80.0;
 
 /// Late-move pruning: moves from this place in the order on (0 is the first) may be skipped at a
 /// node with `depth` plies left: 3 at one ply, 7 at two.
@@ -1918,7 +1926,10 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G,
                 } else {
                     moves[i]
                 };
-                if at > 0 && depth <= LMP_MAX_DEPTH && (self.lmp_on || self.futility_on) {
+                if at > 0
+                    && depth <= LMP_MAX_DEPTH.max(FUTILITY_MAX_DEPTH)
+                    && (self.lmp_on || self.futility_on)
+                {
                     if let Some(bias) = pos.reduction_bias(mv) {
                         if self.forward_prunes(
                             pos, &mut stand, maximizing, depth, at, bias, alpha, beta,
@@ -2060,9 +2071,11 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G,
     /// nothing and gains nothing; 0: a quiet move that gains something; < 0: a capture):
     /// whether the `i`-th move (never the first) of a node with `depth` plies left is skipped.
     /// Late-move pruning skips moves of bias > 0 from place [`lmp_first`] on, at nodes with at
-    /// most [`LMP_MAX_DEPTH`] plies left. Futility pruning skips moves of bias 0 or more one ply
-    /// above the horizon when the node's static evaluation (`stand`, made here once) is more
-    /// than [`FUTILITY_MARGIN`] evaluation units short of the bound the side to move must beat.
+    /// most [`LMP_MAX_DEPTH`] plies left. Futility pruning skips moves of bias 0 or more at
+    /// nodes with at most [`FUTILITY_MAX_DEPTH`] plies left when the node's static evaluation
+    /// (`stand`, made here once) is more than [`FUTILITY_MARGIN`] evaluation units, and
+    /// [`FUTILITY_PER_PLY`] a ply left beyond the first, short of the bound the side to move
+    /// must beat.
     /// (Reverse futility, which cuts a whole node, is in [`Searcher::player`].)
     #[inline]
     fn forward_prunes(
@@ -2079,13 +2092,14 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G,
         if self.lmp_on && bias > 0 && depth <= LMP_MAX_DEPTH && i >= lmp_first(depth) {
             return true;
         }
-        if self.futility_on && bias >= 0 && depth == 1 {
+        if self.futility_on && bias >= 0 && depth <= FUTILITY_MAX_DEPTH {
             let s = *stand
                 .get_or_insert_with(|| self.eval.evaluate(pos, self.root_player, &mut NoTerms));
+            let margin = FUTILITY_MARGIN + FUTILITY_PER_PLY * (depth - 1) as f64;
             return if maximizing {
-                s + FUTILITY_MARGIN <= alpha
+                s + margin <= alpha
             } else {
-                s - FUTILITY_MARGIN >= beta
+                s - margin >= beta
             };
         }
         false
