@@ -24,55 +24,15 @@ pub(super) fn parallel(cfg: &SearchConfig) -> bool {
         && cfg.uses_tt()
 }
 
-/// Searches `root` with `cfg.threads` threads: this one (the main thread, which records the
-/// tree and answers) and `cfg.threads - 1` helpers.
+/// One helper's work: it runs until the search's stop flag and reports its statistics.
 #[cfg(not(all(target_arch = "wasm32", target_feature = "atomics")))]
-pub(super) fn run_parallel<G: Game, E: Evaluator<G>, R: Restart<G>>(
-    root: &G,
-    eval: &E,
-    cfg: &SearchConfig,
-    hooks: Hooks<'_>,
-    root_player: PlayerId,
-    rec: R,
-) -> Result<SearchResult<G::Move>, Error> {
-    let table = SharedTable::take(cfg.tt_bits);
-    let halt = AtomicBool::new(false);
-    let result = std::thread::scope(|scope| {
-        let (table, halt) = (&table, &halt);
-        let handles: Vec<_> = (1..cfg.threads.min(MAX_THREADS))
-            .map(|id| {
-                let pos = root.clone();
-                scope.spawn(move || helper(pos, eval, cfg, table, halt, id as u8, root_player))
-            })
-            .collect();
-        let finish = move || {
-            halt.store(true, Ordering::Relaxed);
-            handles.into_iter().filter_map(|h| h.join().ok()).collect()
-        };
-        let r = run(
-            root,
-            eval,
-            cfg,
-            hooks,
-            root_player,
-            rec,
-            Some(table),
-            finish,
-        );
-        // On an early error `finish` was not called: the helpers still stop (and the scope
-        // waits for them).
-        halt.store(true, Ordering::Relaxed);
-        r
-    });
-    table.give_back();
-    result
-}
-
-/// Searches `root` with `cfg.threads` threads in the WebAssembly threads build: this one (the
-/// main thread: the engine's worker) and `cfg.threads - 1` helper Web Workers sharing this
-/// module's memory, each running [`helper`] as a native helper thread does (see
-/// `src/search/wasm_threads.rs` for how they are entered).
+type Job<'a> = Box<dyn FnOnce() -> WorkerStats + Send + 'a>;
 #[cfg(all(target_arch = "wasm32", target_feature = "atomics"))]
+use super::super::wasm_threads::Job;
+
+/// Searches `root` with `cfg.threads` threads: this one (the main thread, which records the
+/// tree and answers) and `cfg.threads - 1` helpers ([`with_helpers`] starts them: native threads,
+/// or in the WebAssembly threads build helper Web Workers sharing this module's memory).
 pub(super) fn run_parallel<G: Game, E: Evaluator<G>, R: Restart<G>>(
     root: &G,
     eval: &E,
@@ -81,7 +41,6 @@ pub(super) fn run_parallel<G: Game, E: Evaluator<G>, R: Restart<G>>(
     root_player: PlayerId,
     rec: R,
 ) -> Result<SearchResult<G::Move>, Error> {
-    use super::super::wasm_threads::{Helpers, Job};
     let table = SharedTable::take(cfg.tt_bits);
     let halt = AtomicBool::new(false);
     let result = {
@@ -93,33 +52,63 @@ pub(super) fn run_parallel<G: Game, E: Evaluator<G>, R: Restart<G>>(
                     as Job<'_>
             })
             .collect();
-        match Helpers::start(jobs) {
-            Err(e) => Err(e),
-            Ok(helpers) => {
-                let finish = || {
-                    halt.store(true, Ordering::Relaxed);
-                    helpers.join()
-                };
-                let r = run(
-                    root,
-                    eval,
-                    cfg,
-                    hooks,
-                    root_player,
-                    rec,
-                    Some(table),
-                    finish,
-                );
-                // On an early error `finish` was not called: the helpers still stop, and
-                // dropping `helpers` waits for them.
+        with_helpers(jobs, halt, |join| {
+            let finish = move || {
                 halt.store(true, Ordering::Relaxed);
-                drop(helpers);
-                r
-            }
-        }
+                join()
+            };
+            run(
+                root,
+                eval,
+                cfg,
+                hooks,
+                root_player,
+                rec,
+                Some(table),
+                finish,
+            )
+        })
+        .and_then(|r| r)
     };
     table.give_back();
     result
+}
+
+/// Runs `main` on this thread while each of `jobs` runs on a helper thread of its own (native
+/// threads, scoped to this call). `main` is given the function that waits for the helpers and
+/// returns their statistics (each must have been told to stop through `halt` first). When `main`
+/// returns, `halt` is raised in any case (after an early error it was not), and the helpers are
+/// waited for before this returns.
+#[cfg(not(all(target_arch = "wasm32", target_feature = "atomics")))]
+fn with_helpers<'a, T>(
+    jobs: Vec<Job<'a>>,
+    halt: &AtomicBool,
+    main: impl FnOnce(Box<dyn FnOnce() -> Vec<WorkerStats> + '_>) -> T,
+) -> Result<T, Error> {
+    Ok(std::thread::scope(|scope| {
+        let handles: Vec<_> = jobs.into_iter().map(|job| scope.spawn(job)).collect();
+        let r = main(Box::new(move || {
+            handles.into_iter().filter_map(|h| h.join().ok()).collect()
+        }));
+        halt.store(true, Ordering::Relaxed);
+        r
+    }))
+}
+
+/// [`with_helpers`] in the WebAssembly threads build: the jobs go to the helper Web Workers the
+/// page started (`src/search/wasm_threads.rs`); an error when there are fewer than asked for.
+#[cfg(all(target_arch = "wasm32", target_feature = "atomics"))]
+fn with_helpers<'a, T>(
+    jobs: Vec<Job<'a>>,
+    halt: &AtomicBool,
+    main: impl FnOnce(Box<dyn FnOnce() -> Vec<WorkerStats> + '_>) -> T,
+) -> Result<T, Error> {
+    let helpers = super::super::wasm_threads::Helpers::start(jobs)?;
+    let r = main(Box::new(|| helpers.join()));
+    halt.store(true, Ordering::Relaxed);
+    // Dropping `helpers` waits for every job still running.
+    drop(helpers);
+    Ok(r)
 }
 
 /// One helper thread: iterative deepening from depth 1 or 2 with a full window, until `halt`.
