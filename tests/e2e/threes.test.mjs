@@ -37,7 +37,10 @@ test('the AI plays 50 swipes, nature dealing in between', async (t) => {
     null,
     { timeout: 120000 },
   );
-  if (!(await state(page)).outcome) await page.click('[data-testid=ai-plays]');
+  // Stop the AI. Its moves keep the page's layout moving, so a pointer click can wait in vain for
+  // the button to hold still (a fresh run timed out so); the button's own click does what a
+  // user's press does.
+  if (!(await state(page)).outcome) await page.evaluate(() => document.querySelector('[data-testid=ai-plays]').click());
   await page.waitForFunction(() => !window.plyscope.thinking && window.plyscope.state.to_move !== 'chance');
   const s = await state(page);
   console.log(`AI game: ${s.history.length} moves, outcome ${s.outcome}`);
