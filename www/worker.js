@@ -47,32 +47,26 @@ let build = 'scalar';
  * cannot load) the scalar one. Paths are relative, so that the app also works from a sub-folder
  * with pkg/ copied next to it (www/pkg/). */
 async function load() {
-  if (threadsSupported()) {
+  // The faster builds first, each only where the browser can run it; one that is absent (built
+  // with THREADS=0 or SIMD=0, or no nightly toolchain for the threads build) or fails to start
+  // leaves the next one to do the job. The scalar build runs everywhere.
+  const builds = [
+    ['threads', threadsSupported, './pkg/threads/plyscope.js'],
+    ['simd', simdSupported, './pkg/simd/plyscope.js'],
+    ['scalar', () => true, './pkg/plyscope.js'],
+  ];
+  for (const [name, supported, path] of builds) {
+    if (!supported()) continue;
     try {
-      const m = await import('./pkg/threads/plyscope.js');
+      const m = await import(path);
       await m.default();
       wasm = m;
-      build = 'threads';
+      build = name;
       return;
-    } catch {
-      // No threads build here (THREADS=0 or no nightly toolchain when it was built): next one.
+    } catch (e) {
+      if (name === 'scalar') throw e;
     }
   }
-  if (simdSupported()) {
-    try {
-      const m = await import('./pkg/simd/plyscope.js');
-      await m.default();
-      wasm = m;
-      build = 'simd';
-      return;
-    } catch {
-      // No SIMD build here (SIMD=0 when it was built) or it failed: the scalar one does the job.
-    }
-  }
-  const m = await import('./pkg/plyscope.js');
-  await m.default();
-  wasm = m;
-  build = 'scalar';
 }
 
 const ready = load();
