@@ -115,7 +115,7 @@ test('while the AI thinks, the progress shows the time against the limit, the de
   const first = (await state(page)).legal[0].move;
   await clickMove(page, first);
   // The search lasts ten minutes at most: long enough to watch on any machine; the test cancels.
-  await page.waitForFunction(() => /best so far \S+/.test(document.querySelector('[data-testid=progress-text]').textContent), null, { timeout: 60000 });
+  await page.waitForFunction(() => /Best so far \S+/.test(document.querySelector('[data-testid=progress-text]').textContent), null, { timeout: 60000 });
   const text = await page.textContent('[data-testid=progress-text]');
   assert.match(text, /\d+(\.\d)? s of 600 s/);
   assert.match(text, /depth \d+/);

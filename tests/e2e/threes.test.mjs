@@ -60,6 +60,47 @@ test('the AI plays 50 swipes, nature dealing in between', async (t) => {
   await context.close();
 });
 
+test('the board and the buttons hold still while the AI plays, on a desk and on a phone', async (t) => {
+  for (const viewport of [DESKTOP, PHONE]) {
+    const o = await openThrees(t, viewport);
+    const { context, page, errors } = o;
+    // Each search lasts its time limit (expectimax to depth 64 cannot finish a Threes game), so
+    // the progress text is shown and changes while the AI plays, whatever the machine's speed.
+    await page.evaluate(() => (window.plyscope.settings.sides[0].time = 400));
+    // Every frame, note where the board and the buttons are, and what the progress text says.
+    await page.evaluate(() => {
+      const ids = ['board', 'undo', 'pause', 'ai-plays', 'move-buttons'];
+      window.__places = new Set();
+      window.__texts = new Set();
+      const look = () => {
+        const at = ids.map((id) => {
+          const b = document.querySelector(`[data-testid=${id}]`).getBoundingClientRect();
+          return `${id} ${Math.round(b.x)},${Math.round(b.y)} ${Math.round(b.width)}x${Math.round(b.height)}`;
+        });
+        window.__places.add(at.join('; '));
+        window.__texts.add(document.querySelector('[data-testid=progress-text]').textContent);
+        window.__looking = requestAnimationFrame(look);
+      };
+      look();
+    });
+    await page.click('[data-testid=ai-plays]');
+    await page.waitForFunction(() => window.plyscope.state.history.length >= 12 || window.plyscope.state.outcome, null, { timeout: 120000 });
+    await page.evaluate(() => document.querySelector('[data-testid=ai-plays]').click());
+    await page.waitForFunction(() => !window.plyscope.thinking);
+    const { places, texts } = await page.evaluate(() => {
+      cancelAnimationFrame(window.__looking);
+      return { places: [...window.__places], texts: [...window.__texts] };
+    });
+    assert.ok(texts.some((x) => /^Thinking: .*nodes\/s/.test(x)), `progress was shown: ${texts.slice(0, 5).join(' | ')}`);
+    assert.ok(texts.some((x) => /Best so far \S+/.test(x)), 'the best move so far was shown');
+    assert.ok(texts.length >= 5, `the progress text changed: ${texts.length} texts`);
+    assert.equal(places.length, 1, `${viewport.width} px: the layout moved while the AI played:\n${places.join('\n')}`);
+    await shot(page, `threes-steady-${viewport.width}`);
+    assert.deepEqual(errors, []);
+    await context.close();
+  }
+});
+
 test('a swipe by keyboard and by mouse drag moves the cards', async (t) => {
   const o = await openThrees(t);
   const { context, page, errors } = o;

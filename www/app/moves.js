@@ -64,10 +64,19 @@ export function renderMoveButtons() {
   el.moveButtons.replaceChildren();
   const must = !!onlyPass() && humanToMove();
   const drawn = !!view && !document.getElementById('board').hidden;
-  const moves = view ? view.moves : state.legal.map((l) => ({ text: l.move, kind: 'move' }));
+  const moves = withEverySwipe(view ? view.moves : state.legal.map((l) => ({ text: l.move, kind: 'move' })));
   for (const m of moves) {
     if (drawn && (m.to || m.kind === 'rotate')) continue;
     const b = document.createElement('button');
+    if (m.illegal) {
+      // A swipe that moves nothing here: shown, but never enabled (see updateControls).
+      b.textContent = m.text;
+      b.dataset.illegal = '1';
+      b.disabled = true;
+      b.title = `Nothing can move ${m.text} now`;
+      el.moveButtons.append(b);
+      continue;
+    }
     b.textContent = m.kind === 'pass' ? 'Pass' : m.text;
     if (m.kind === 'pass' && m.text !== 'pass') b.title = `Pass (written ${m.text})`;
     b.dataset.move = m.text;
@@ -82,6 +91,22 @@ export function renderMoveButtons() {
     el.moveButtons.append(b);
   }
   renderTurnButtons(drawn ? rotationsOf(selected) : []);
+}
+
+/** The four swipe directions, in the order their buttons keep. */
+const SWIPE_DIRECTIONS = ['up', 'down', 'left', 'right'];
+
+/**
+ * In a game whose moves are swipes, every direction gets its button in a fixed place, the ones
+ * that move nothing marked `illegal`, so that the row does not shift as swipes come and go.
+ * Other moves are returned as they are.
+ */
+function withEverySwipe(moves) {
+  if (!moves.some((m) => m.kind === 'swipe')) return moves;
+  const swipes = SWIPE_DIRECTIONS.map(
+    (d) => moves.find((m) => m.kind === 'swipe' && m.direction === d) || { text: d, kind: 'swipe', direction: d, illegal: true },
+  );
+  return [...swipes, ...moves.filter((m) => m.kind !== 'swipe')];
 }
 
 /** Shows the turn buttons for `turns` (rotate moves of one piece), or hides them. */

@@ -17,6 +17,8 @@ const el = {
   barFill: $('bar-fill'),
   bar: document.querySelector('[data-testid="progress"]'),
   progressText: $('progress-text'),
+  progressLine: $('progress-line'),
+  progressBest: $('progress-best'),
   cancel: $('cancel'),
   moveButtons: $('move-buttons'),
   undo: $('undo'),
@@ -72,6 +74,9 @@ export function valueFor(valueText, viewer) {
   return viewer ? `${text} for ${playerName(viewer)}` : text;
 }
 
+/** Phone-sized screens (the layout's one-column width): no room, and mostly no keys, for long hints. */
+const narrowScreen = matchMedia('(max-width: 860px)');
+
 /** The status line, the score and the banner for the state. */
 export function renderStatus(entry) {
   const i = sideIndex();
@@ -89,10 +94,13 @@ export function renderStatus(entry) {
         ? isAi(i)
           ? `The ${levelName(settings.sides[i].level)} AI plays${paused}`
           : swipeGame()
-            ? 'Your move: swipe, or use the arrow keys'
+            ? narrowScreen.matches
+              ? 'Your move: swipe'
+              : 'Your move: swipe, or use the arrow keys'
             : 'Your move'
         : `${who} to move — ${what}${paused}`;
   }
+  el.turn.title = el.turn.textContent; // the whole text where a narrow screen cuts it short
   el.score.replaceChildren();
   const scores = view ? view.scores : [];
   const next = view ? view.info.find((x) => x.label === 'next') : null;
@@ -198,7 +206,7 @@ export function updateControls() {
   el.pause.textContent = settings.paused ? 'Resume AI' : 'Pause AI';
   el.pause.disabled = !anyAi;
   el.step.disabled = !(settings.paused && isAi(sideIndex()) && !state?.outcome && !busy);
-  for (const b of el.moveButtons.querySelectorAll('button')) b.disabled = !humanToMove() || busy;
+  for (const b of el.moveButtons.querySelectorAll('button')) b.disabled = !humanToMove() || busy || b.dataset.illegal === '1';
   el.suggest.disabled = !state || !humanToMove() || busy;
   const solo = !!state && state.players.length === 1;
   el.aiPlays.hidden = !solo;
@@ -233,7 +241,8 @@ export function setProgress(p) {
   el.barFill.style.width = `${(f * 100).toFixed(1)}%`;
   el.bar.setAttribute('aria-valuenow', String(Math.round(f * 100)));
   if (!p) {
-    el.progressText.textContent = '';
+    el.progressLine.textContent = el.progressBest.textContent = '';
+    el.progressLine.title = el.progressBest.title = '';
     bestSoFar = null;
     return;
   }
@@ -242,9 +251,11 @@ export function setProgress(p) {
   if (p.depth) parts.push(`depth ${p.depth}`);
   parts.push(ms > 0 ? `${formatCount(Math.round((p.nodes * 1000) / ms))} nodes/s` : `${formatCount(p.nodes)} nodes`);
   if (p.stage === 'tree') parts.push('building the tree');
-  if (bestSoFar) parts.push(`best so far ${bestSoFar.move}${bestSoFar.text ? ` (${bestSoFar.text})` : ''}`);
-  el.progressText.textContent = `Thinking: ${parts.join(' · ')}`;
-  el.progressText.title = `${formatCount(p.nodes)} nodes searched${p.root_total ? `; ${p.root_done} of ${p.root_total} moves done at this depth` : ''}`;
+  // Two lines, each always in its place: the work so far, then the best move so far.
+  el.progressLine.textContent = `Thinking: ${parts.join(' · ')}`;
+  el.progressLine.title = `${formatCount(p.nodes)} nodes searched${p.root_total ? `; ${p.root_done} of ${p.root_total} moves done at this depth` : ''}`;
+  el.progressBest.textContent = bestSoFar ? `Best so far ${bestSoFar.move}${bestSoFar.text ? ` (${bestSoFar.text})` : ''}` : '';
+  el.progressBest.title = el.progressBest.textContent;
 }
 
 /** What the AI just played: its move, value, nodes and time (empty report: cleared). */
