@@ -301,6 +301,8 @@ test('scores are compact, and decided games read as wins and losses in plies', (
   assert.equal(boundedScore(4, 'lower'), '≥ +4');
   assert.equal(boundedScore(-1, 'upper'), '≤ -1');
   assert.equal(windowText(null, 3), '(-∞, +3)');
+  assert.equal(windowText(3, 3.0000000000000004), '(+3, +3 + ε): a null window');
+  assert.equal(windowText(3, 4), '(+3, +4)');
   assert.equal(percent(0.25), '25%');
   assert.equal(percentShort(1 / 6), '17%');
   assert.equal(percentShort(0.0123), '1.2%');

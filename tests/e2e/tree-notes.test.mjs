@@ -48,6 +48,10 @@ test('the tooltip says why a node was searched shallower, again or not at all, a
   const reduced = await hover(page, 7);
   assert.match(reduced, /searched 1 ply shallower: late-move reduction/);
   assert.match(reduced, /null window/);
+  // The window of a null-window search reads as one, not as "(+3, +3)".
+  assert.match(reduced, /\(\+3, \+3 \+ ε\): a null window/);
+  // The board preview of c3's position is drawn before the picture is taken.
+  await page.waitForSelector('canvas.tree-preview[data-state=drawn]', { timeout: 10000 });
   await shot(page, 'tree-notes-reduced');
   const failed = await hover(page, 3);
   assert.match(failed, /so the same move was searched again/);

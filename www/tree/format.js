@@ -152,6 +152,9 @@ export function boundedValue(v, bound) {
 export function windowText(alpha, beta) {
   const a = alpha === null || alpha === undefined ? '-∞' : scoreText(alpha);
   const b = beta === null || beta === undefined ? '+∞' : scoreText(beta);
+  // A null window's bounds differ by less than the values show: say what it is rather than
+  // "(+3, +3)".
+  if (a === b && alpha < beta) return `(${a}, ${b} + ε): a null window`;
   return `(${a}, ${b})`;
 }
 
