@@ -95,6 +95,8 @@ test('the board and the buttons hold still while the AI plays, on a desk and on 
     assert.ok(texts.some((x) => /Best so far \S+/.test(x)), 'the best move so far was shown');
     assert.ok(texts.length >= 5, `the progress text changed: ${texts.length} texts`);
     assert.equal(places.length, 1, `${viewport.width} px: the layout moved while the AI played:\n${places.join('\n')}`);
+    // Idle, the first progress line says what the AI last played.
+    assert.match(await page.textContent('[data-testid=progress-text]'), /^AI played (up|down|left|right): .*nodes, [\d.]+ s$/);
     await shot(page, `threes-steady-${viewport.width}`);
     assert.deepEqual(errors, []);
     await context.close();

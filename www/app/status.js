@@ -220,6 +220,8 @@ export function updateControls() {
 
 
 let bestSoFar = null; // {move, text} from the last finished depth of the running search
+let progressIdle = true; // no search is reporting progress
+let lastSummary = ''; // what the AI last played, in words
 
 /** The best move of the running search's last finished depth (from its live tree). */
 export function noteBestSoFar(doc) {
@@ -240,9 +242,12 @@ export function setProgress(p) {
   const f = Math.max(0, Math.min(1, p ? p.fraction : 0));
   el.barFill.style.width = `${(f * 100).toFixed(1)}%`;
   el.bar.setAttribute('aria-valuenow', String(Math.round(f * 100)));
+  progressIdle = !p;
   if (!p) {
-    el.progressLine.textContent = el.progressBest.textContent = '';
-    el.progressLine.title = el.progressBest.title = '';
+    // Idle: the first line tells what the AI last played (the Moves panel says it too, far
+    // below the board on a phone).
+    el.progressLine.textContent = el.progressLine.title = lastSummary;
+    el.progressBest.textContent = el.progressBest.title = '';
     bestSoFar = null;
     return;
   }
@@ -261,11 +266,13 @@ export function setProgress(p) {
 /** What the AI just played: its move, value, nodes and time (empty report: cleared). */
 export function showSummary(r) {
   if (!r) {
-    el.aiSummary.textContent = '';
+    el.aiSummary.textContent = lastSummary = '';
+    if (progressIdle) el.progressLine.textContent = el.progressLine.title = '';
     return;
   }
   const st = r.stats || {};
   const value = r.reason !== 'random' && r.value_text ? ` ${valueFor(r.value_text, r.viewer)},` : '';
   const work = st.solver_nodes != null ? `solved exactly (${formatCount(st.solver_nodes)} positions)` : `${formatCount(st.nodes || 0)} nodes`;
-  el.aiSummary.textContent = `AI played ${r.move}:${value} ${work}, ${seconds(st.time_ms || 0)}`;
+  el.aiSummary.textContent = lastSummary = `AI played ${r.move}:${value} ${work}, ${seconds(st.time_ms || 0)}`;
+  if (progressIdle) el.progressLine.textContent = el.progressLine.title = lastSummary;
 }
