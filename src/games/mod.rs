@@ -193,6 +193,8 @@ macro_rules! registry {
     };
 }
 
+pub mod pattern_fit;
+
 registry! {
     tictactoe::TicTacToe,
     reversi::Reversi,

@@ -5,7 +5,7 @@
 //! - `uai` → `id name ...`, `id author ...`, the options, `uaiok`;
 //! - `isready` → `readyok`, at once, also while a search or perft runs;
 //! - `uainewgame` → back to the start position;
-//! - `setoption name Evaluator value strong|material|mobility`; `setoption name Hash value <MB>`
+//! - `setoption name Evaluator value patterns|strong|material|mobility`; `setoption name Hash value <MB>`
 //!   (the transposition table's size, 1 to 2048 MB, rounded down to a power of two entries);
 //!   `setoption name Threads value <1-64>` (a parallel Lazy SMP search; 1 by default);
 //!   `setoption name PVS|Aspiration|Killers|History|LMR value true|false` (the search techniques,
@@ -32,7 +32,7 @@
 
 use crate::core::PerftBudget;
 use crate::core::{now_ms, Game, Turn, WIN_SCORE};
-use crate::games::ataxx::{Ataxx, AtaxxEval, AtaxxMove};
+use crate::games::ataxx::{eval, Ataxx, AtaxxEval, AtaxxMove};
 use crate::protocol::driver::{self, extra_words, shown, Disposition, Job, Output, Protocol, Task};
 use crate::search::tt::Table;
 use crate::search::{search, Completed, Hooks, SearchConfig};
@@ -395,7 +395,7 @@ impl Default for Uai {
     fn default() -> Self {
         Uai {
             pos: Ataxx::new(),
-            eval: AtaxxEval::Strong,
+            eval: AtaxxEval::default(),
             base: SearchConfig {
                 tt_bits: tt_bits_for(16),
                 ..SearchConfig::default()
@@ -436,9 +436,14 @@ impl Protocol for Uai {
                 Self::no_more(out, cmd, args);
                 say(out, &format!("id name {ENGINE_NAME}"));
                 say(out, "id author the Plyscope authors");
+                let vars: Vec<String> = eval::NAMES.iter().map(|n| format!(" var {n}")).collect();
                 say(
                     out,
-                    "option name Evaluator type combo default strong var strong var material var mobility",
+                    &format!(
+                        "option name Evaluator type combo default {}{}",
+                        eval::NAMES[0],
+                        vars.concat()
+                    ),
                 );
                 say(out, "option name Hash type spin default 16 min 1 max 2048");
                 say(out, "option name Threads type spin default 1 min 1 max 64");

@@ -3,6 +3,7 @@
 //! Run `plyscope help` for the commands. Bad arguments print a message and exit with status 2.
 
 mod threes_bench;
+mod train_ataxx;
 mod train_reversi;
 
 use plyscope::core::Error;
@@ -156,6 +157,13 @@ USAGE:
       Train the 8x8 `patterns` evaluator (docs/reversi.md): N self-play games from K random
       plies, exact labels at E empties or fewer, search labels above, a least-squares fit per
       phase, last phase first. Deterministic from S. Writes the weights file FILE.
+  plyscope train-ataxx --out FILE [--games N] [--seed S] [--random-min K] [--random-max K]
+                       [--epsilon X] [--depth D] [--eval NAME] [--final-share X] [--epochs N]
+                       [--shrink X]
+      Train the Ataxx `patterns` evaluator (docs/ataxx.md): N self-play games on the open board
+      from K random plies, each position labelled by the mean of a depth D-1 and D search with
+      `strong` or NAME (blended with the final margin by X), a least-squares fit per phase.
+      Deterministic from S. Writes the weights file FILE.
   plyscope uai
       Play Ataxx over the UAI protocol on standard input and output (for match runners and GUIs).
   plyscope uhp
@@ -217,6 +225,7 @@ fn run(args: &[String]) -> Result<(), Usage> {
         "solve" => solve(rest),
         "match" => play_match(rest),
         "train-reversi" => train_reversi::run(rest),
+        "train-ataxx" => train_ataxx::run(rest),
         "uai" => {
             plyscope::protocol::uai::run(std::io::stdin(), std::io::stdout());
             Ok(())
@@ -226,7 +235,7 @@ fn run(args: &[String]) -> Result<(), Usage> {
             Ok(())
         }
         other => Err(Usage(format!(
-            "unknown command {}: expected games, perft, search, state, solve, match, bench, threes-bench, mcts-match, train-reversi, uai, uhp or help",
+            "unknown command {}: expected games, perft, search, state, solve, match, bench, threes-bench, mcts-match, train-reversi, train-ataxx, uai, uhp or help",
             shown(other)
         ))),
     }

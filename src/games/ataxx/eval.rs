@@ -4,11 +4,11 @@
 //! perspective player and the opponent (or a bonus with the side to move's sign), so
 //! `evaluate(pos, 0) == -evaluate(pos, 1)`.
 
-use super::{dilate, Ataxx, FILE_A, FILE_G, FULL};
+use super::{dilate, patterns, Ataxx, FILE_A, FILE_G, FULL};
 use crate::core::{Error, Evaluator, PlayerId, TermSink, ValueUnit};
 
 /// The evaluator names, the default first.
-pub const NAMES: &[&str] = &["strong", "material", "mobility"];
+pub const NAMES: &[&str] = &["patterns", "strong", "material", "mobility"];
 
 /// Weight of a piece.
 pub const W_MATERIAL: f64 = 100.0;
@@ -29,26 +29,30 @@ pub const PARITY_EMPTIES: u32 = 12;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum AtaxxEval {
     /// Material, mobility, exposed pieces, holes, the side to move's best capture and endgame
-    /// parity: the default.
-    #[default]
+    /// parity.
     Strong,
     /// Piece count difference alone.
     Material,
     /// Material and clone mobility only.
     Mobility,
+    /// Trained 2x2 window tables and scalar terms per game phase (see [`super::patterns`]): the
+    /// default.
+    #[default]
+    Patterns,
 }
 
 impl AtaxxEval {
     /// The evaluator with this name; an empty name gives the default.
     pub fn by_name(name: &str) -> Result<Self, Error> {
         match name {
-            "" | "strong" => Ok(AtaxxEval::Strong),
+            "strong" => Ok(AtaxxEval::Strong),
             "material" => Ok(AtaxxEval::Material),
             "mobility" => Ok(AtaxxEval::Mobility),
+            "" | "patterns" => Ok(AtaxxEval::Patterns),
             _ => Err(Error::bad_option(
                 "evaluator",
                 name,
-                "strong, material or mobility",
+                "patterns, strong, material or mobility",
             )),
         }
     }
@@ -106,7 +110,7 @@ fn holes(own: u64, reach: u64) -> u32 {
 
 /// The most pieces the mover can gain with one move: captures, plus one for a clone.
 #[inline(always)]
-fn best_gain(mover: u64, other: u64, empty: u64) -> u32 {
+pub(super) fn best_gain(mover: u64, other: u64, empty: u64) -> u32 {
     let clone = dilate(mover) & empty;
     let jump_only = dilate(dilate(mover)) & empty & !clone;
     let planes = neighbour_counts(other);
@@ -116,6 +120,20 @@ fn best_gain(mover: u64, other: u64, empty: u64) -> u32 {
         0
     };
     by_clone.max(max_count(&planes, jump_only))
+}
+
+/// `me`'s clone targets, pieces exposed and holes, each less `them`'s: the `mobility`, `exposed`
+/// and `holes` terms of `strong`.
+#[inline(always)]
+pub(super) fn shape_terms(me: u64, them: u64, empty: u64) -> (i32, i32, i32) {
+    let mobility =
+        (dilate(me) & empty).count_ones() as i32 - (dilate(them) & empty).count_ones() as i32;
+    let my_reach = dilate(dilate(me)) & empty;
+    let their_reach = dilate(dilate(them)) & empty;
+    let exposed = (them & dilate(my_reach)).count_ones() as i32
+        - (me & dilate(their_reach)).count_ones() as i32;
+    let holes = holes(them, my_reach) as i32 - holes(me, their_reach) as i32;
+    (mobility, exposed, holes)
 }
 
 /// The loop versions of [`holes`] and [`best_gain`], kept to test the bit-parallel ones.
@@ -172,6 +190,23 @@ mod tests {
     }
 }
 
+/// The `patterns` evaluation from `perspective`'s view: the tables give the side to move's value,
+/// negated (terms too) for the other side.
+#[inline]
+fn pattern_eval<S: TermSink>(pos: &Ataxx, perspective: PlayerId, sink: &mut S) -> f64 {
+    let mover = pos.side_to_move();
+    let sign = if mover == perspective { 1.0 } else { -1.0 };
+    let v = patterns::evaluate_with(
+        patterns::weights(),
+        pos.pieces(mover),
+        pos.pieces(mover ^ 1),
+        pos.walls(),
+        S::ACTIVE,
+        |name, raw, w| sink.term(name, raw, w * sign),
+    );
+    v as f64 * sign
+}
+
 impl Evaluator<Ataxx> for AtaxxEval {
     /// Every Ataxx evaluator counts 100 per piece: its values read as pieces.
     fn unit(&self) -> ValueUnit {
@@ -188,10 +223,14 @@ impl Evaluator<Ataxx> for AtaxxEval {
             AtaxxEval::Strong => "strong",
             AtaxxEval::Material => "material",
             AtaxxEval::Mobility => "mobility",
+            AtaxxEval::Patterns => "patterns",
         }
     }
 
     fn evaluate<S: TermSink>(&self, pos: &Ataxx, perspective: PlayerId, sink: &mut S) -> f64 {
+        if *self == AtaxxEval::Patterns {
+            return pattern_eval(pos, perspective, sink);
+        }
         let me = pos.pieces(perspective);
         let them = pos.pieces(perspective ^ 1);
         let material = me.count_ones() as f64 - them.count_ones() as f64;
@@ -201,21 +240,17 @@ impl Evaluator<Ataxx> for AtaxxEval {
             return v;
         }
         let empty = pos.empty();
-        let my_clone = dilate(me) & empty;
-        let their_clone = dilate(them) & empty;
-        let mobility = my_clone.count_ones() as f64 - their_clone.count_ones() as f64;
+        let (mobility, exposed, hole_diff) = shape_terms(me, them, empty);
+        let mobility = mobility as f64;
         sink.term("mobility", mobility, W_MOBILITY);
         v += mobility * W_MOBILITY;
         if *self == AtaxxEval::Mobility {
             return v;
         }
-        let my_reach = dilate(dilate(me)) & empty;
-        let their_reach = dilate(dilate(them)) & empty;
-        let exposed = (them & dilate(my_reach)).count_ones() as f64
-            - (me & dilate(their_reach)).count_ones() as f64;
+        let exposed = exposed as f64;
         sink.term("exposed", exposed, W_EXPOSED);
         v += exposed * W_EXPOSED;
-        let hole_diff = holes(them, my_reach) as f64 - holes(me, their_reach) as f64;
+        let hole_diff = hole_diff as f64;
         sink.term("holes", hole_diff, W_HOLES);
         v += hole_diff * W_HOLES;
         let mover = pos.side_to_move();

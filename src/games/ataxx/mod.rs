@@ -17,6 +17,8 @@
 
 pub mod eval;
 pub mod notation;
+pub mod patterns;
+pub mod train;
 pub mod walls;
 mod view;
 

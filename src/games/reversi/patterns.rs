@@ -17,6 +17,7 @@
 //! expanded once, on first use, into one flat `i16` table.
 
 use super::bitboard::moves8;
+use crate::games::pattern_fit;
 use std::sync::OnceLock;
 
 /// Game phases: the weights change with the number of empty squares.
@@ -312,72 +313,16 @@ impl Family {
     /// placement of the family onto another may read the cells in another order; the indices
     /// that differ only by such a reordering are tied.
     pub fn tie_groups(family: usize) -> Vec<u32> {
-        let fam = FAMILIES[family];
-        let n = fam.cells.len();
-        let size = pow3(n);
-        // Permutations of the digits: for every placement and every symmetry, where each cell
-        // of the placement lands in the placement with the same cells.
-        let places: Vec<&Placement> = PLACEMENTS
+        let places: Vec<&[u8]> = PLACEMENTS
             .iter()
             .filter(|p| p.family as usize == family)
+            .map(|p| &p.cells[..p.len as usize])
             .collect();
-        let mut perms: Vec<Vec<usize>> = Vec::new();
-        for pl in &places {
-            for s in 0..8 {
-                let image: Vec<u8> = pl.cells[..n]
-                    .iter()
-                    .map(|&x| {
-                        let (r, c) = symmetry(s, x / 8, x % 8);
-                        r * 8 + c
-                    })
-                    .collect();
-                let set: u64 = image.iter().fold(0, |a, &x| a | 1u64 << x);
-                let target = places
-                    .iter()
-                    .find(|q| q.cells[..n].iter().fold(0u64, |a, &x| a | 1u64 << x) == set)
-                    .expect("a symmetry maps a placement onto a placement");
-                let perm: Vec<usize> = image
-                    .iter()
-                    .map(|x| target.cells[..n].iter().position(|y| y == x).unwrap())
-                    .collect();
-                if !perms.contains(&perm) {
-                    perms.push(perm);
-                }
-            }
-        }
-        // Union-find over the indices.
-        let mut parent: Vec<u32> = (0..size as u32).collect();
-        fn root(parent: &mut [u32], mut x: u32) -> u32 {
-            while parent[x as usize] != x {
-                parent[x as usize] = parent[parent[x as usize] as usize];
-                x = parent[x as usize];
-            }
-            x
-        }
-        let mut digits = vec![0usize; n];
-        for t in 0..size {
-            let mut v = t;
-            for i in (0..n).rev() {
-                digits[i] = v % 3;
-                v /= 3;
-            }
-            for perm in &perms {
-                let mut u = 0usize;
-                let mut moved = vec![0usize; n];
-                for i in 0..n {
-                    moved[perm[i]] = digits[i];
-                }
-                for d in &moved {
-                    u = u * 3 + d;
-                }
-                let (a, b) = (root(&mut parent, t as u32), root(&mut parent, u as u32));
-                if a != b {
-                    let (lo, hi) = (a.min(b), a.max(b));
-                    parent[hi as usize] = lo;
-                }
-            }
-        }
-        (0..size as u32).map(|t| root(&mut parent, t)).collect()
+        let image = |s: usize, x: u8| {
+            let (r, c) = symmetry(s, x / 8, x % 8);
+            r * 8 + c
+        };
+        pattern_fit::tie_groups(&places, 8, image, 3)
     }
 }
 
@@ -407,72 +352,15 @@ pub fn shipped() -> Vec<i16> {
 
 /// The file's first bytes.
 const MAGIC: &[u8; 8] = b"PLYPAT01";
-/// In the stream, a run of zeros: this value, then the run's length as a `u16`.
-const ZERO_RUN: i16 = i16::MIN;
 
-/// A weights file: [`MAGIC`], the phases and the weights per phase as `u32`s (little-endian),
-/// then the weights as `i16` (hundredths of a disc), runs of zeros written as [`ZERO_RUN`] and a
-/// length.
+/// A weights file ([`pattern_fit::encode`] with this evaluator's magic and dimensions).
 pub fn encode(w: &[i16]) -> Vec<u8> {
-    let mut out = MAGIC.to_vec();
-    out.extend((PHASES as u32).to_le_bytes());
-    out.extend((PHASE_SIZE as u32).to_le_bytes());
-    let mut i = 0;
-    while i < w.len() {
-        if w[i] == 0 {
-            let mut n = 0;
-            while i < w.len() && w[i] == 0 && n < u16::MAX as usize {
-                n += 1;
-                i += 1;
-            }
-            out.extend(ZERO_RUN.to_le_bytes());
-            out.extend((n as u16).to_le_bytes());
-        } else {
-            out.extend(w[i].max(ZERO_RUN + 1).to_le_bytes());
-            i += 1;
-        }
-    }
-    out
+    pattern_fit::encode(MAGIC, PHASES, PHASE_SIZE, w)
 }
 
 /// Reads a weights file written by [`encode`]; an error says what is wrong.
 pub fn decode(bytes: &[u8]) -> Result<Vec<i16>, String> {
-    if bytes.len() < 16 || &bytes[..8] != MAGIC {
-        return Err("not a plyscope patterns file (PLYPAT01)".into());
-    }
-    let u32_at = |i: usize| u32::from_le_bytes(bytes[i..i + 4].try_into().unwrap()) as usize;
-    let (phases, size) = (u32_at(8), u32_at(12));
-    if phases != PHASES || size != PHASE_SIZE {
-        return Err(format!(
-            "patterns file has {phases} phases of {size} weights; expected {PHASES} of {PHASE_SIZE}"
-        ));
-    }
-    let mut w = Vec::with_capacity(TOTAL_WEIGHTS);
-    let mut i = 16;
-    while i + 2 <= bytes.len() {
-        let v = i16::from_le_bytes([bytes[i], bytes[i + 1]]);
-        i += 2;
-        if v == ZERO_RUN {
-            if i + 2 > bytes.len() {
-                return Err(format!("zero run cut short at byte {i}"));
-            }
-            let n = u16::from_le_bytes([bytes[i], bytes[i + 1]]) as usize;
-            i += 2;
-            w.resize(w.len() + n, 0);
-        } else {
-            w.push(v);
-        }
-        if w.len() > TOTAL_WEIGHTS {
-            return Err(format!("more than {TOTAL_WEIGHTS} weights"));
-        }
-    }
-    if i != bytes.len() || w.len() != TOTAL_WEIGHTS {
-        return Err(format!(
-            "patterns file holds {} weights; expected {TOTAL_WEIGHTS}",
-            w.len()
-        ));
-    }
-    Ok(w)
+    pattern_fit::decode(MAGIC, PHASES, PHASE_SIZE, bytes)
 }
 
 /// The evaluation of `p` to move against `o` with weights `w`, in hundredths of a disc for the

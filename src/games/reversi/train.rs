@@ -18,6 +18,8 @@
 //! Everything runs on one thread and is deterministic from [`TrainConfig::seed`].
 
 use super::bitboard::moves8;
+use crate::games::pattern_fit::{self, fit, Row, Shape};
+pub use crate::games::pattern_fit::{FitReport, SplitMix};
 use super::endgame::{self, Solver};
 use super::patterns::{
     self, Family, FAMILIES, NUM_FAMILIES, NUM_PLACEMENTS, NUM_SCALARS, OFFSETS, PHASES,
@@ -84,33 +86,6 @@ impl Sample {
     /// Empty squares.
     pub fn empties(&self) -> u32 {
         64 - (self.p | self.o).count_ones()
-    }
-}
-
-/// A small deterministic generator (splitmix64).
-#[derive(Debug, Clone)]
-pub struct SplitMix(u64);
-
-impl SplitMix {
-    /// A generator from a seed.
-    pub fn new(seed: u64) -> Self {
-        SplitMix(seed)
-    }
-    /// The next 64 random bits.
-    pub fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    /// A number below `n` (`n` > 0).
-    pub fn below(&mut self, n: u64) -> u64 {
-        ((self.next() >> 32) * n) >> 32
-    }
-    /// A number in [0, 1).
-    pub fn unit(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64
     }
 }
 
@@ -243,119 +218,20 @@ pub fn tie_map() -> Vec<u32> {
 }
 
 /// One position's inputs to the fit: the tied weights it uses (within a phase) and the scalars.
-struct Row {
-    idx: [u32; NUM_PLACEMENTS],
-    scalars: [f32; NUM_SCALARS],
-    label: f32,
-}
-
 fn row(s: &Sample, tie: &[u32]) -> Row {
-    let (mut idx, scalars) = patterns::features(s.p, s.o);
-    for i in idx.iter_mut() {
-        *i = tie[*i as usize];
-    }
+    let (idx, scalars) = patterns::features(s.p, s.o);
     Row {
-        idx,
-        scalars,
+        idx: idx.iter().map(|&i| tie[i as usize]).collect(),
+        scalars: scalars.to_vec(),
         label: s.label,
     }
 }
 
-/// The mean squared error of one phase's weights `w` on `rows`.
-fn mse(w: &[f32], rows: &[Row]) -> f64 {
-    if rows.is_empty() {
-        return 0.0;
-    }
-    let sc = OFFSETS[NUM_FAMILIES];
-    let mut e = 0.0f64;
-    for r in rows {
-        let mut v = 0.0f32;
-        for &i in &r.idx {
-            v += w[i as usize];
-        }
-        for k in 0..NUM_SCALARS {
-            v += r.scalars[k] * w[sc + k];
-        }
-        e += ((r.label - v) as f64).powi(2);
-    }
-    e / rows.len() as f64
-}
-
-/// What a fit did: mean squared errors (discs²) before and after on the fitted and held-out rows.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct FitReport {
-    /// Rows fitted.
-    pub rows: usize,
-    /// Rows held out.
-    pub held_out: usize,
-    /// Error on the fitted rows before the fit.
-    pub before: f64,
-    /// Error on the fitted rows after.
-    pub after: f64,
-    /// Error on the held-out rows before.
-    pub held_before: f64,
-    /// Error on the held-out rows after.
-    pub held_after: f64,
-}
-
-/// Fits one phase's weights `w` (length [`PHASE_SIZE`], tied entries read through their
-/// representative) to `train` by `epochs` steps: each weight moves by the sum of the residuals of
-/// the rows that use it (times the input, for scalars) over (its uses + `shrink`), times a step
-/// that halves whenever the error grows.
-fn fit(w: &mut [f32], train: &[Row], held: &[Row], epochs: usize, shrink: f32) -> FitReport {
-    let sc = OFFSETS[NUM_FAMILIES];
-    let mut rep = FitReport {
-        rows: train.len(),
-        held_out: held.len(),
-        before: mse(w, train),
-        held_before: mse(w, held),
-        ..FitReport::default()
-    };
-    let mut grad = vec![0f32; PHASE_SIZE];
-    let mut count = vec![0f32; PHASE_SIZE];
-    // Every row moves NUM_PLACEMENTS + NUM_SCALARS weights at once: a step of about their inverse
-    // keeps the joint update from overshooting.
-    let mut step = 2.0 / (NUM_PLACEMENTS + NUM_SCALARS) as f32;
-    let mut last = rep.before;
-    for _ in 0..epochs {
-        grad.fill(0.0);
-        count.fill(0.0);
-        for r in train {
-            let mut v = 0.0f32;
-            for &i in &r.idx {
-                v += w[i as usize];
-            }
-            for k in 0..NUM_SCALARS {
-                v += r.scalars[k] * w[sc + k];
-            }
-            let res = r.label - v;
-            for &i in &r.idx {
-                grad[i as usize] += res;
-                count[i as usize] += 1.0;
-            }
-            for k in 0..NUM_SCALARS {
-                grad[sc + k] += res * r.scalars[k];
-                count[sc + k] += r.scalars[k] * r.scalars[k];
-            }
-        }
-        let old: Vec<f32> = w.to_vec();
-        for j in 0..PHASE_SIZE {
-            if count[j] > 0.0 {
-                w[j] += step * grad[j] / (count[j] + shrink);
-            }
-        }
-        let now = mse(w, train);
-        if now > last {
-            w.copy_from_slice(&old);
-            step *= 0.5;
-        } else {
-            last = now;
-        }
-    }
-    rep.after = mse(w, train);
-    rep.held_after = mse(w, held);
-    rep
-}
+/// One phase's weights: the tables, then the scalars.
+const SHAPE: Shape = Shape {
+    phase_size: PHASE_SIZE,
+    scalars_at: OFFSETS[NUM_FAMILIES],
+};
 
 /// Trains every phase, last first; `log` hears one line per phase. Returns the weights (float,
 /// every tied entry filled in) and the reports.
@@ -402,7 +278,15 @@ pub fn train(
             }
         }
         let block = &mut w[phase * PHASE_SIZE..(phase + 1) * PHASE_SIZE];
-        let rep = fit(block, &fit_rows, &held_rows, cfg.epochs, cfg.shrink);
+        let rep = fit(
+            SHAPE,
+            block,
+            &fit_rows,
+            &held_rows,
+            cfg.epochs,
+            cfg.shrink,
+            NUM_PLACEMENTS + NUM_SCALARS,
+        );
         for j in 0..PHASE_SIZE {
             block[j] = block[tie[j] as usize];
         }
@@ -417,9 +301,7 @@ pub fn train(
 
 /// Float weights (discs) to the shipped form (hundredths of a disc).
 pub fn quantise(w: &[f32]) -> Vec<i16> {
-    w.iter()
-        .map(|&x| (x * patterns::PER_DISC as f32).round().clamp(-32767.0, 32767.0) as i16)
-        .collect()
+    pattern_fit::quantise(w, patterns::PER_DISC)
 }
 
 /// The family names, for logs.
