@@ -797,3 +797,58 @@ fn eye_of_horus_follows_the_expansion_rules() {
     let (_, kills) = q.shot_of(m);
     assert_eq!(squares(kills), Vec::<String>::new(), "nothing dies");
 }
+
+/// `unstable` (the quiescence trigger, `Khet::shot_pending`) on hand-made positions: true when
+/// the side to move's beam as it stands destroys a piece, and when its Pharaoh stands in the
+/// enemy beam; false when a shot needs a move first (stepping a mirror onto the beam), when the
+/// only shots would hit one's own Pharaoh, when the pending shot is the other side's, and when
+/// the game is over.
+#[test]
+fn a_pending_shot_is_unstable() {
+    for (text, unstable) in [
+        // Silver's only shots (turning the Sphinx west, stepping the Pharaoh onto rank 1) hit
+        // its own Pharaoh; Red's the same.
+        ("xs3k5/10/10/10/10/10/10/4K4Xn s 0 1 khet", false),
+        ("xs3k5/10/10/10/10/10/10/4K4Xn r 0 1 khet", false),
+        // The Pyramid on f1 turns Silver's beam up the f file into Red's Pyramid on f6.
+        ("xs3k5/10/5pne4/10/10/10/4K5/5Pne3Xw s 0 1 khet", true),
+        // The same with Red to move: the shot is Silver's, not Red's.
+        ("xs3k5/10/5pne4/10/10/10/4K5/5Pne3Xw r 0 1 khet", false),
+        // The Pyramid on f2: f2-f1 would make the shot, but it needs that move first.
+        ("xs3k5/10/5pne4/10/10/10/4KPne4/9Xw s 0 1 khet", false),
+        // Red's beam turns east on a4 and reaches Silver's Pharaoh on g4 (Silver to move, in
+        // check), and with Red to move it is Red's shot.
+        ("xs3k5/10/10/10/pne5K3/10/10/9Xn s 0 1 khet", true),
+        ("xs3k5/10/10/10/pne5K3/10/10/9Xn r 0 1 khet", true),
+        // No Red Pharaoh: Silver has won.
+        ("xs9/10/5pne4/10/10/10/4K5/5Pne3Xw r 0 1 khet", false),
+    ] {
+        assert_eq!(pos(text).unstable(), unstable, "{text}");
+    }
+    assert!(!Khet::default().unstable());
+}
+
+/// A pending shot is real, on positions of random games: where `unstable` says so, the side to
+/// move either has a legal move whose shot destroys a piece, or its Pharaoh stands in the enemy
+/// beam.
+#[test]
+fn a_pending_shot_is_a_capture_or_a_check() {
+    let mut pending = 0;
+    let positions = common::random_positions(&Khet::default(), 300, 120, 16);
+    for p in positions.iter().filter(|p| p.unstable()) {
+        let me = p.side_to_move();
+        let in_check = p
+            .pharaoh_square(me)
+            .is_some_and(|sq| p.laser_kills(me ^ 1) >> sq & 1 == 1);
+        let mut moves = Vec::new();
+        p.legal_moves(&mut moves);
+        let captures = moves.iter().any(|&m| {
+            let mut c = p.clone();
+            c.play(m).unwrap();
+            !c.last_shot().unwrap().1.is_empty()
+        });
+        assert!(captures || in_check, "{}", p.position_text());
+        pending += 1;
+    }
+    assert!(pending > 5 && pending < 300, "{pending} of 300 pending");
+}

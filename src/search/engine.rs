@@ -1450,10 +1450,12 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G,
             Turn::Player(p)
                 if depth == 0
                     && self.prune
+                    && self.cfg.quiescence > 0
                     && ply < self.depth as usize + self.cfg.quiescence as usize
                     && pos.unstable() =>
             {
-                // Quiescence: the game calls this position unsettled; look one ply further.
+                // Quiescence: the game calls this position unsettled; look one ply further (never
+                // with `quiescence` 0, also where a reduction brought the depth to 0 early).
                 self.player(pos, p, 1, ply, alpha, beta, prob)
             }
             _ if depth == 0 || (prob < self.cutoff) => {

@@ -62,6 +62,25 @@ impl Default for Connect4 {
     }
 }
 
+/// The empty cells (playable now or not) where a disc of the player owning `b` would make four in
+/// a row, as in Pascal Pons's solver: for each direction, three discs in a row with the cell at
+/// either end, or two and one with the gap between them.
+#[inline]
+fn winning_cells(b: u64, mask: u64) -> u64 {
+    // Up: three discs below the cell.
+    let mut r = (b << 1) & (b << 2) & (b << 3);
+    // Across (STRIDE) and the two diagonals (STRIDE - 1, STRIDE + 1).
+    for s in [STRIDE, STRIDE - 1, STRIDE + 1] {
+        let two_before = (b << s) & (b << (2 * s));
+        r |= two_before & (b << (3 * s));
+        r |= two_before & (b >> s);
+        let two_after = (b >> s) & (b >> (2 * s));
+        r |= two_after & (b << s);
+        r |= two_after & (b >> (3 * s));
+    }
+    r & BOARD & !mask
+}
+
 /// Whether `b` holds four in a row in any direction.
 #[inline]
 fn has_four(b: u64) -> bool {
@@ -118,6 +137,16 @@ impl Connect4 {
             }
         }
         cols
+    }
+
+    /// Whether the side to move can make four in a row with its next disc (some column's landing
+    /// cell completes a line). Bit operations only.
+    #[inline]
+    pub fn can_win_now(&self) -> bool {
+        let mask = self.mask();
+        // The landing cell of every column that is not full (a full column's lands on its guard bit).
+        let landing = mask.wrapping_add(BOTTOM) & BOARD;
+        !self.is_over() && winning_cells(self.discs[self.to_move as usize], mask) & landing != 0
     }
 
     /// The cell a disc dropped in `col` lands on, as a bit.
@@ -242,6 +271,13 @@ impl Game for Connect4 {
         } else {
             None
         }
+    }
+
+    /// The side to move has a win in one (see [`Connect4::can_win_now`]): a search reaching its
+    /// horizon here looks one ply further (the quiescence extension) instead of trusting the
+    /// static evaluation, which does not see whose turn it is.
+    fn unstable(&self) -> bool {
+        self.can_win_now()
     }
 
     fn zobrist(&self) -> u64 {

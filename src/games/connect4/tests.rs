@@ -126,3 +126,49 @@ fn the_evaluator_sees_an_open_three() {
     let sum: f64 = b.terms.iter().map(|t| t.value).sum();
     assert!((v - sum).abs() < 1e-9, "the terms add up to the value");
 }
+
+/// `unstable` (the quiescence trigger) is a win in one for the side to move: across, up, with a
+/// gap, on both diagonals; not the other side's threat, not a winning cell that floats above an
+/// empty one, not a finished game, not the start.
+#[test]
+fn a_win_in_one_for_the_side_to_move_is_unstable() {
+    for (moves, unstable) in [
+        ("112233", true),      // x: three across the bottom, column 4 open
+        ("121212", true),      // x: three up column 1
+        ("1223343447", true),  // x: the rising diagonal, completed on 4
+        ("5323463242", true),  // x: a falling diagonal, completed on 2
+        ("11224473", false),   // x blocked; o's gap on the second row is x's to fill
+        ("11223", false),      // x's three across is x's, and o is to move
+        ("1122337", false),    // o's three on the second row: the cell on 4 floats
+        ("1122334", false),    // the game is over
+        ("", false),
+    ] {
+        let p = play_all(moves);
+        assert_eq!(p.unstable(), unstable, "{moves}");
+    }
+}
+
+/// `can_win_now` agrees with trying every move, on positions of random games.
+#[test]
+fn can_win_now_agrees_with_trying_every_move() {
+    let mut rng = crate::core::Rng::seeded(21);
+    let (mut checked, mut wins) = (0, 0);
+    let mut moves = Vec::new();
+    for _ in 0..400 {
+        let mut p = Connect4::new();
+        while !p.is_over() {
+            p.legal_moves(&mut moves);
+            let by_trying = moves.iter().any(|&m| {
+                let mut c = p.clone();
+                c.play_unchecked(m);
+                c.outcome() == Some(Outcome::Win(p.to_move))
+            });
+            assert_eq!(p.can_win_now(), by_trying, "{}", p.position_text());
+            checked += 1;
+            wins += by_trying as u32;
+            let m = moves[rng.below(moves.len() as u64) as usize];
+            p.play_unchecked(m);
+        }
+    }
+    assert!(checked > 5000 && wins > 300, "{checked} positions, {wins} with a win in one");
+}

@@ -576,6 +576,25 @@ impl Khet {
         Some((segs, killed))
     }
 
+    /// Whether a shot is pending for the side to move (the quiescence trigger,
+    /// [`Game::unstable`]): its beam as it stands would destroy a piece, so that almost any move
+    /// (one off the beam's path) captures, or its Pharaoh stands in the enemy's beam as it
+    /// stands. Two traces, no allocation. Shots that need a move to turn the beam (a mirror
+    /// stepped or turned into it) are not counted: searching them too costs 7 to 50 times the
+    /// nodes to a fixed depth and lost at equal time (docs/benchmarks.md).
+    pub fn shot_pending(&self) -> bool {
+        if self.is_over() {
+            return false;
+        }
+        let me = self.to_move;
+        if self.laser_kills(me) != 0 {
+            return true;
+        }
+        let theirs = self.laser_kills(me ^ 1);
+        let pharaoh = make_piece(Kind::Pharaoh, me, 0);
+        theirs != 0 && (0..CELLS).any(|sq| theirs >> sq & 1 == 1 && self.board[sq] == pharaoh)
+    }
+
     /// Moves the pieces for `m` without firing; keeps the key up to date.
     #[inline(always)]
     fn apply_move(&mut self, m: KhetMove) {
@@ -932,6 +951,13 @@ impl Game for Khet {
         c.has_last = false;
         c.last_kills = 0;
         Some(c)
+    }
+
+    /// A shot is pending for the side to move ([`Khet::shot_pending`]): a search reaching its
+    /// horizon here looks one ply further (the quiescence extension) instead of trusting the
+    /// static evaluation.
+    fn unstable(&self) -> bool {
+        self.shot_pending()
     }
 
     fn zobrist(&self) -> u64 {
