@@ -200,3 +200,55 @@ pub(super) fn workers<G: Game, E: Evaluator<G>, R: Recorder<G::Move>>(
     all.extend(helpers);
     all
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::reversi::Reversi;
+    use crate::games::Playable;
+
+    /// The main thread alone on the shared table (no helper) searches exactly the tree of a
+    /// single-threaded search: the shared table keeps every node's best move, also where moves
+    /// are ordered in place (before, it kept none there, and Reversi depth 13 searched 10 % more
+    /// nodes on it).
+    #[test]
+    fn the_shared_table_alone_searches_the_single_threaded_tree() {
+        let mut pos = Reversi::new(8).expect("8x8");
+        for m in "f5 d6 c3 d3 c4 f4 c5 b3 c2 e6 c6 b4".split(' ') {
+            let mv = pos.parse_move(m).expect("a move");
+            pos.play(mv).expect("legal");
+        }
+        let eval = Reversi::evaluator("").expect("the default evaluator");
+        let cfg = SearchConfig {
+            depth: 8,
+            iterative_deepening: true,
+            exact_endgame: 0,
+            random_ties: false,
+            seed: Some(1),
+            ..SearchConfig::default()
+        };
+        let player = match pos.turn() {
+            Turn::Player(p) => p,
+            _ => unreachable!("a player moves"),
+        };
+        let alone = |shared: Option<&SharedTable>| {
+            run(
+                &pos,
+                &eval,
+                &cfg,
+                Hooks::default(),
+                player,
+                NoRecorder,
+                shared,
+                Vec::new,
+            )
+            .expect("a result")
+        };
+        let local = alone(None);
+        let table = SharedTable::take(cfg.tt_bits);
+        let shared = alone(Some(&table));
+        table.give_back();
+        assert_eq!(shared.stats.nodes, local.stats.nodes);
+        assert_eq!((shared.best, shared.value), (local.best, local.value));
+    }
+}
