@@ -53,6 +53,7 @@ for (const c of CASES) {
           res[n].main = rep.stats.nodes;
           res[n].value = rep.value;
           res[n].move = rep.move;
+          res[n].workers = rep.stats.workers || null;
         }
       }
       return { res, build };
@@ -79,5 +80,10 @@ for (const { c, out } of rows) {
       `${c.game.padEnd(9)} ${String(c.depth).padStart(5)} ${String(n).padStart(8)} ${ms.toFixed(1).padStart(9)} ${String(r.nodes).padStart(12)} ${String(r.value).padStart(7)}  ${String(r.move).padEnd(5)} ${(base / ms).toFixed(2).padStart(8)}x ${(r.nodes / out[1].nodes).toFixed(2).padStart(8)}x` +
         (rows[0]?.build === 'threads' ? ` ${(out[1].main / r.main).toFixed(2).padStart(20)}x` : ''),
     );
+    // DETAIL=1: each worker's work in the last run (nodes, deepest completed depth, table hits and
+    // those on another worker's entries), to compare with `plyscope search --threads` natively.
+    if (process.env.DETAIL === '1' && r.workers) {
+      for (const w of r.workers) console.log(`    worker ${w.worker}: ${w.nodes} nodes, depth ${w.depth_reached}, tt hits ${w.tt_hits} (${w.tt_hits_other} on another worker's entries)`);
+    }
   }
 }

@@ -245,6 +245,25 @@ fn a_recorded_parallel_search_records_the_main_threads_tree_and_each_threads_wor
     let mut bad = value.clone();
     bad["stats"]["workers"][0]["nodes"] = serde_json::json!("many");
     assert!(!schema.is_valid(&bad));
+    // Nodes that used a helper's table entry name it (worker 1, the only helper); the main
+    // thread is never named (src/search/engine/smp.rs checks that such nodes are recorded).
+    fn workers(n: &serde_json::Value, out: &mut Vec<serde_json::Value>) {
+        if let Some(w) = n.get("tt_worker") {
+            out.push(w.clone());
+        }
+        for c in n["children"].as_array().into_iter().flatten() {
+            workers(c, out);
+        }
+    }
+    let mut named = Vec::new();
+    workers(&value["root"], &mut named);
+    assert!(
+        named.iter().all(|w| w == &serde_json::json!(1)),
+        "{named:?}"
+    );
+    let mut bad = value.clone();
+    bad["root"]["tt_worker"] = serde_json::json!(0);
+    assert!(!schema.is_valid(&bad), "worker 0 is never named");
     assert!(
         json.contains("\"workers\""),
         "the document lists the threads"

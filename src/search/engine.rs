@@ -1601,6 +1601,12 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G,
             if let Some(e) = tt.probe(key) {
                 tt_move = e.mv;
                 tt_index = e.index;
+                // A recorded node says which helper's entry gave it its first move (here) or
+                // its value (below).
+                let other = e.writer != tt.thread();
+                if R::ACTIVE && other && (e.mv.is_some() || e.index != NO_INDEX) {
+                    self.rec.tt_worker(e.writer);
+                }
                 if e.depth as u32 >= depth {
                     let hit = match e.bound {
                         Bound::Exact => true,
@@ -1609,13 +1615,16 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G,
                     };
                     if hit {
                         self.tt_hits += 1;
-                        if e.writer != tt.thread() {
+                        if other {
                             self.tt_hits_other += 1;
                         }
                         if !e.settled {
                             self.unsettled += 1;
                         }
                         if R::ACTIVE {
+                            if other {
+                                self.rec.tt_worker(e.writer);
+                            }
                             self.rec.close(
                                 kind,
                                 Some(e.value),

@@ -97,6 +97,11 @@ pub trait Recorder<M: Copy> {
     /// closed last under the same parent (the search that failed high) as failed high.
     fn note(&mut self, note: Note);
 
+    /// Notes that the current node's value (when it is then closed as answered by the table) or
+    /// the move it searches first came from an entry that helper worker `worker` (1 and up) of a
+    /// parallel search stored in the shared transposition table.
+    fn tt_worker(&mut self, worker: u8);
+
     /// Stops recording until [`Recorder::resume`]: what is opened meanwhile is counted as
     /// searched but not recorded (`unrecorded`) in the current node (a null-move search).
     fn pause(&mut self);
@@ -125,6 +130,8 @@ impl<M: Copy> Recorder<M> for NoRecorder {
     fn pruned<I: Iterator<Item = M>>(&mut self, _: I, _: PruneReason, _: f64, _: f64, _: f64) {}
     #[inline(always)]
     fn note(&mut self, _: Note) {}
+    #[inline(always)]
+    fn tt_worker(&mut self, _: u8) {}
     #[inline(always)]
     fn pause(&mut self) {}
     #[inline(always)]
@@ -194,6 +201,8 @@ pub struct Rec<M> {
     bits: u16,
     /// How the search treated the node ([`Note`]).
     note: u8,
+    /// The helper worker whose shared-table entry gave the value or first move (0: none).
+    worker: u8,
     mv: Option<M>,
 }
 
@@ -941,6 +950,7 @@ impl<M: Copy + Eq> Arena<M> {
                 _ => None,
             };
             x.tt = r.bits & TT != 0;
+            x.tt_worker = r.worker;
             x.note = Note(r.note);
             if r.is_shared() {
                 x.same_as = (r.eval != NONE).then_some(r.eval);
@@ -1098,6 +1108,7 @@ impl<M: Copy + Eq> Recorder<M> for Arena<M> {
             order: self.opened.min(u32::MAX as u64) as u32,
             bits,
             note: 0,
+            worker: 0,
             mv,
         });
         self.opened += 1;
@@ -1236,6 +1247,7 @@ impl<M: Copy + Eq> Recorder<M> for Arena<M> {
             order: self.opened.min(u32::MAX as u64) as u32,
             bits,
             note: 0,
+            worker: 0,
             mv: None,
         });
         // The cut-off is a step of the search too: after the sibling that caused it.
@@ -1260,6 +1272,15 @@ impl<M: Copy + Eq> Recorder<M> for Arena<M> {
             if let Some(b) = before.filter(|&b| b != NONE && (b as usize) < i) {
                 self.recs[b as usize].note |= Note::FAILED_HIGH;
             }
+        }
+    }
+
+    fn tt_worker(&mut self, worker: u8) {
+        if self.paused {
+            return;
+        }
+        if let Some(o) = self.stack.last() {
+            self.recs[o.idx as usize].worker = worker;
         }
     }
 

@@ -287,6 +287,9 @@ impl Tree {
             if n.tt {
                 out.push_str(",\"tt\":1");
             }
+            if n.tt_worker != 0 {
+                let _ = write!(out, ",\"tw\":{}", n.tt_worker);
+            }
             if !n.note.is_empty() {
                 for (flag, k) in [
                     (Note::NULL_WINDOW, "nw"),
@@ -430,6 +433,7 @@ struct V2Node {
     et: Option<f64>,
     pv: Option<u8>,
     tt: Option<u8>,
+    tw: Option<u8>,
     nw: Option<u8>,
     fh: Option<u8>,
     rs: Option<u8>,
@@ -556,6 +560,7 @@ impl V2 {
             x.prob = n.q;
             x.best = n.pv.unwrap_or(0) != 0;
             x.tt = n.tt.unwrap_or(0) != 0;
+            x.tt_worker = n.tw.unwrap_or(0);
             let on = |f: Option<u8>, bit: u8| if f.unwrap_or(0) != 0 { bit } else { 0 };
             x.note = Note::new(
                 on(n.nw, Note::NULL_WINDOW)

@@ -223,6 +223,11 @@ pub struct Node {
     /// Answered from the transposition table without searching below.
     #[serde(default, skip_serializing_if = "is_false")]
     pub tt: bool,
+    /// In a parallel search: the helper worker (1 and up) whose entry in the shared table gave
+    /// this node its value (with `tt`) or the move it searched first; absent for the main
+    /// thread's own work (worker 0).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tt_worker: Option<u32>,
     /// Searched with a null window (a zero-width window around alpha or beta: it only asks
     /// whether the move beats the best so far).
     #[serde(default, skip_serializing_if = "is_false")]
@@ -304,6 +309,7 @@ impl Node {
             prob: None,
             best: false,
             tt: false,
+            tt_worker: None,
             null_window: false,
             failed_high: false,
             research: false,

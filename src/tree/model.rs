@@ -135,6 +135,9 @@ pub struct TreeNode {
     pub best: bool,
     /// Answered from the transposition table.
     pub tt: bool,
+    /// A parallel search's helper worker (1 and up) whose shared-table entry gave this node its
+    /// value (with `tt`) or the move searched first; 0 when none did (the main thread's own work).
+    pub tt_worker: u8,
     /// How the search treated it (null window, re-search, reduction, null-move cut).
     pub note: Note,
     /// The move leading here, as an index into [`Tree::moves`] ([`NONE`] at the root and for
@@ -188,6 +191,7 @@ impl TreeNode {
             bound: None,
             best: false,
             tt: false,
+            tt_worker: 0,
             note: Note(0),
             mv: NONE,
             value: None,
@@ -358,6 +362,7 @@ impl Tree {
         node.bound = t.bound;
         node.best = t.best;
         node.tt = t.tt;
+        node.tt_worker = (t.tt_worker != 0).then_some(t.tt_worker as u32);
         node.null_window = t.note.has(Note::NULL_WINDOW);
         node.failed_high = t.note.has(Note::FAILED_HIGH);
         node.research = t.note.has(Note::RESEARCH);
@@ -448,6 +453,7 @@ impl Tree {
             x.bound = n.bound;
             x.best = n.best;
             x.tt = n.tt;
+            x.tt_worker = n.tt_worker.map_or(0, |w| w.min(255) as u8);
             x.note = Note::new(
                 (n.null_window as u8) * Note::NULL_WINDOW
                     | (n.failed_high as u8) * Note::FAILED_HIGH

@@ -3,7 +3,9 @@
 // sharing its memory. With 2 threads a search plays a legal move with the single-threaded value
 // where the search is exact (every line reaches the end of the game, reductions off: tic-tac-toe
 // and a Connect Four ending; a helper's entries are then true bounds, tests/parallel.rs), and its
-// statistics and the explorer say what each worker searched. Values and counts only, no timing.
+// statistics and the explorer say what each worker searched: each worker's work at the root, and
+// at each node whose value or first move came from the helper's table entry, "from worker 2's
+// table entry" in its tooltip. Values and counts only, no timing.
 // Skipped, with a message, when the threads build was not made (no nightly toolchain, THREADS=0).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -133,6 +135,31 @@ test('in the page, with the Workers setting at 2 the threads build searches in p
   assert.match(tip, /worker 1\s+[\d,]+ nodes, depth \d+/, tip);
   assert.match(tip, /worker 2\s+[\d,]+ nodes, depth \d+/, tip);
   await shot(page, 'threads-workers-tooltip-1400');
+  // Nodes whose value or first move came from the helper's entry in the shared table say so, in
+  // their tooltip and in the legend (docs/tree-format.md, `tt_worker`). The helper took its job
+  // before the main thread began (src/search/wasm_threads.rs) and searches the same positions.
+  const from = await page.evaluate(() => {
+    const m = window.plyscope.explorer.model();
+    for (let i = 1; i < m.count; i++) {
+      const n = m.byId(i);
+      if (n && n.tt_worker && n.kind !== 'pruned' && n.kind !== 'truncated') return { id: n.id, worker: n.tt_worker, tt: n.tt };
+    }
+    return null;
+  });
+  assert.ok(from, 'some recorded node used the helper\'s table entry');
+  assert.equal(from.worker, 1, 'the helper is worker 1 (the second worker)');
+  await page.evaluate((id) => window.plyscope.explorer.focus(id), from.id);
+  await page.evaluate(() => window.plyscope.explorer.whenLaidOut());
+  await settle(page);
+  await page.mouse.move(5, 5);
+  const at = await page.evaluate((id) => window.plyscope.explorer.nodeBox(id), from.id);
+  assert.ok(at, 'the node is shown');
+  await page.mouse.move(at.x + 5, at.y + 3);
+  await page.waitForSelector('[data-testid=tree-tooltip]:not([hidden])', { timeout: 5000 });
+  const tipFrom = await page.evaluate(() => document.querySelector('[data-testid=tree-tooltip]').innerText);
+  assert.match(tipFrom, new RegExp(`${from.tt ? 'value' : 'first move'} from worker 2's table entry`), tipFrom);
+  assert.equal(await page.locator('[data-testid=legend-tt-worker]').count(), 1, 'the legend explains the tag');
+  await shot(page, 'threads-tt-worker-tooltip-1400');
   assert.deepEqual(errors, []);
   await context.close();
 });

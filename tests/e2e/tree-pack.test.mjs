@@ -36,7 +36,7 @@ const smallDoc = {
   terms: ['a', 'b'], layouts: [{ t: [0, 1], w: [0.5, 3] }], ordered: true,
   nodes: [
     { k: 'x', c: 3, v: 1.25, pv: 1 },
-    { k: 'n', m: 'e4', c: 1, v: 1.25, a: -2.5, z: 7.1, p: [1, 0, 2, 0], pv: 1, u: 4 },
+    { k: 'n', m: 'e4', c: 1, v: 1.25, a: -2.5, z: 7.1, p: [1, 0, 2, 0], pv: 1, u: 4, tw: 1 },
     { k: 'l', m: 'e5', v: 1.25, p: [1.25, 0, 2.5, 0], e: true, pv: 1 },
     { k: 'c', m: 'd5', c: 2, v: -3.3 },
     { k: 'l', m: 'x', v: 0.1, q: 0.9, e: [0, 0.2, 0] },
@@ -52,6 +52,7 @@ test('a small tree packs and unpacks to the same sections; a plain buffer is sti
   assert.equal(isPacked(packed), true);
   assert.equal(new Uint32Array(packed, 4, 1)[0], 2, 'layout word 2');
   assert.deepEqual(differences(plain, packed), []);
+  assert.equal(binaryModel(packed).root.children[0].tt_worker, 1, 'tt_worker (section 31) is kept');
   // The header is where the plain layout has it (words 4 and 5: offset and length).
   const [off, len] = new Uint32Array(packed, 16, 2);
   assert.equal(JSON.parse(new TextDecoder().decode(new Uint8Array(packed, off, len))).game, 'g');
@@ -89,7 +90,7 @@ test('MCTS sections (visits, prior, uct) pack and unpack exactly; buffers writte
   assert.equal(binaryModel(packed).root.children[0].visits, 200);
   // As the page wrote before the MCTS sections: the same buffers with 28 sections in the table.
   const old = compactToBinary(smallDoc).slice(0);
-  new Uint32Array(old, 12, 1)[0] = SECTIONS.length - 3;
+  new Uint32Array(old, 12, 1)[0] = 28;
   const o = sections(old);
   assert.equal(o.s.visits, null);
   assert.equal(o.s.note.length, o.n, 'the sections before them are read');
@@ -98,12 +99,18 @@ test('MCTS sections (visits, prior, uct) pack and unpack exactly; buffers writte
   assert.ok([...r.s.visits].every(Number.isNaN), 'packed as none');
   assert.equal(binaryModel(old).root.visits, null);
   const oldPacked = packTree(compactToBinary(smallDoc)).slice(0);
-  new Uint32Array(oldPacked, 12, 1)[0] = SECTIONS.length - 3;
+  new Uint32Array(oldPacked, 12, 1)[0] = 28;
   assert.equal(sections(oldPacked).s.uct, null);
   assert.equal(binaryModel(oldPacked).root.children.length, 3);
+  // Written before section 31 (ttWorker): 31 sections, read as none.
+  const before31 = compactToBinary(smallDoc).slice(0);
+  new Uint32Array(before31, 12, 1)[0] = 31;
+  assert.equal(sections(before31).s.ttWorker, null);
+  assert.ok(sections(before31).s.uct !== null);
+  assert.equal(binaryModel(before31).root.tt_worker, null);
   // Any other count is refused.
-  new Uint32Array(old, 12, 1)[0] = SECTIONS.length - 1;
-  assert.throws(() => sections(old), /31 sections, found 30/);
+  new Uint32Array(old, 12, 1)[0] = 30;
+  assert.throws(() => sections(old), /32 sections, found 30/);
 });
 
 test('damaged packed buffers are refused with what was expected, never read past their end', () => {

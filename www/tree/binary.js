@@ -48,9 +48,16 @@ export const SECTIONS = [
   ['visits', Float64Array],
   ['prior', Float64Array],
   ['uct', Float64Array],
+  // Parallel search: the helper worker whose table entry gave the value or first move (0: none).
+  ['ttWorker', Uint8Array],
 ];
-/** Sections a buffer may lack (written before they were added): the last ones of SECTIONS (read as null). */
-export const OPTIONAL_SECTIONS = 3;
+/** Section counts of buffers written before the last sections were added (28: before the MCTS
+ * sections, 31: before ttWorker); the sections they lack read as null. */
+const OLDER_COUNTS = [28, 31];
+/** Whether a buffer's section count is one this reader knows. */
+export function knownSectionCount(count) {
+  return count === SECTIONS.length || OLDER_COUNTS.includes(count);
+}
 const NONE = 0xffffffff;
 const BOUND_CODES = [null, 'exact', 'lower', 'upper'];
 const REASONS = [null, 'alphabeta', 'branching_limit', 'futility'];
@@ -86,7 +93,7 @@ export function sections(buffer) {
     if (head[1] !== BINARY_VERSION) fail(`layout version ${BINARY_VERSION} or ${PACKED_LAYOUT_WORD}, found ${head[1]}`);
     n = head[2];
     const count = head[3];
-    if (count !== SECTIONS.length && count !== SECTIONS.length - OPTIONAL_SECTIONS) fail(`${SECTIONS.length} sections, found ${count}`);
+    if (!knownSectionCount(count)) fail(`${SECTIONS.length} sections, found ${count}`);
     if (buffer.byteLength < 16 + 8 * count) fail('a complete section table');
     const table = new Uint32Array(buffer, 16, 2 * count);
     s = {};
@@ -101,7 +108,7 @@ export function sections(buffer) {
       s[name] = new T(buffer, off, len);
     });
   }
-  for (const name of ['parent', 'move', 'kind', 'flags', 'value', 'alpha', 'beta', 'prob', 'order', 'count', 'pre', 'eval', 'ref', 'cutAt', 'note', 'visits', 'prior', 'uct']) {
+  for (const name of ['parent', 'move', 'kind', 'flags', 'value', 'alpha', 'beta', 'prob', 'order', 'count', 'pre', 'eval', 'ref', 'cutAt', 'note', 'visits', 'prior', 'uct', 'ttWorker']) {
     if (counts ? counts[name] === undefined : s[name] === null) continue; // an optional section absent
     if ((counts ? counts[name] : s[name].length) !== n) fail(`${n} entries in section ${name}`);
   }
@@ -250,6 +257,8 @@ class BinNode {
   get visits() { const a = this._t.s.visits; return a === null ? null : opt(a[this.id]); }
   get prior() { const a = this._t.s.prior; return a === null ? null : opt(a[this.id]); }
   get uct() { const a = this._t.s.uct; return a === null ? null : opt(a[this.id]); }
+  /** The helper worker whose shared-table entry gave the value or first move, or null. */
+  get tt_worker() { const a = this._t.s.ttWorker; return a === null || a[this.id] === 0 ? null : a[this.id]; }
 
   get moves() {
     if (this.kind !== 'pruned') return null;
@@ -286,6 +295,7 @@ export function binaryModel(buffer) {
   for (let i = 0; i < s.note.length; i++) notes |= s.note[i];
   let proven = false;
   for (let i = 0; i < n && !proven; i++) if (s.flags[i] & 128) proven = true;
+  const ttWorker = s.ttWorker !== null && s.ttWorker.some((w) => w !== 0);
   return {
     ...nativeHeader(doc),
     format: 'plyscope-tree',
@@ -296,6 +306,7 @@ export function binaryModel(buffer) {
     hasBestLine: t.best,
     notesPresent: notes,
     provenPresent: proven,
+    ttWorkerPresent: ttWorker,
     maxDepth: t.maxDepth,
     // What analysis.js's treeCounts would count, without walking (and so making) every node.
     treeCounts: { boxes: n, positions: n - t.perKind[5] - t.perKind[6], cutoffs: t.perKind[5], unrecorded: t.perKind[6] },

@@ -168,6 +168,7 @@ export function binaryToCompactParts(buffer) {
     }
     if (f & 1) t += ',"pv":1';
     if (f & 2) t += ',"tt":1';
+    if (s.ttWorker && s.ttWorker[i]) t += `,"tw":${s.ttWorker[i]}`;
     if (f & 128) t += ',"pr":1';
     if (s.note[i]) t += noteToCompact(s.note[i]);
     if (s.visits && !Number.isNaN(s.visits[i])) t += `,"N":${num(s.visits[i])}`;
@@ -277,6 +278,7 @@ export function modelToCompactParts(model) {
     }
     if (n.best) t += ',"pv":1';
     if (n.tt) t += ',"tt":1';
+    if (Number.isInteger(n.tt_worker) && n.tt_worker >= 1 && n.tt_worker <= 255) t += `,"tw":${n.tt_worker}`;
     if (n.proven) t += ',"pr":1';
     if (n.note) t += noteToCompact(n.note);
     // Whole visit counts only (version 2's N); a foreign dump's fractional ones stay in version 1.

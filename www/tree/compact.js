@@ -106,9 +106,10 @@ function builder(doc, budget, total) {
     visits: new Float64Array(cap).fill(NaN),
     prior: new Float64Array(cap).fill(NaN),
     uct: new Float64Array(cap).fill(NaN),
+    ttWorker: new Uint8Array(cap),
   });
   let A = fresh();
-  let { parent, move, kind, flags, note, value, alpha, beta, prob, order, count, pre, eval: evalIdx, ref, cutAt, visits, prior, uct } = A;
+  let { parent, move, kind, flags, note, value, alpha, beta, prob, order, count, pre, eval: evalIdx, ref, cutAt, visits, prior, uct, ttWorker } = A;
   /** Room for node `i` (capacities double). */
   const room = (i) => {
     if (i < cap) return;
@@ -116,7 +117,7 @@ function builder(doc, budget, total) {
     while (cap <= i) cap *= 2;
     A = fresh();
     for (const k of Object.keys(A)) A[k].set(old[k]);
-    ({ parent, move, kind, flags, note, value, alpha, beta, prob, order, count, pre, eval: evalIdx, ref, cutAt, visits, prior, uct } = A);
+    ({ parent, move, kind, flags, note, value, alpha, beta, prob, order, count, pre, eval: evalIdx, ref, cutAt, visits, prior, uct, ttWorker } = A);
   };
   // Sized for a pre-score at every node and an evaluation at every leaf when the node count is
   // known: growing by doubling from small copies the arrays many times over (a fifth of the time).
@@ -173,7 +174,7 @@ function builder(doc, budget, total) {
     // One pass over the keys the node has (five or six of the nineteen, usually): reading every
     // possible key by name costs a lookup per absent key, on objects of a dozen shapes, and was most
     // of the time spent here (2.7 s of 3.9 s for 10^6 nodes, before).
-    let ok, om, ov, oa, oz, oq, opv, ott, ob, oo, op, oe, oet, oms, on, oby, or, os, ou, oc, oN, oP, oU, opr;
+    let ok, om, ov, oa, oz, oq, opv, ott, ob, oo, op, oe, oet, oms, on, oby, or, os, ou, oc, oN, oP, oU, opr, otw;
     for (const key in o) {
       const x = o[key];
       switch (key) {
@@ -201,6 +202,7 @@ function builder(doc, budget, total) {
         case 'P': oP = x; break;
         case 'U': oU = x; break;
         case 'pr': opr = x; break;
+        case 'tw': otw = x; break;
         default: break;
       }
     }
@@ -231,6 +233,10 @@ function builder(doc, budget, total) {
     }
     if ((oP = num(oP, 'P')) !== undefined) prior[i] = oP;
     if ((oU = num(oU, 'U')) !== undefined) uct[i] = oU;
+    if (otw !== undefined && otw !== null) {
+      if (!(Number.isInteger(otw) && otw >= 1 && otw <= 255)) bad(at(i, 'tw'), 'a worker number from 1 to 255');
+      ttWorker[i] = otw;
+    }
     let f = 0;
     if (opv) f |= 1;
     if (ott) f |= 2;
@@ -374,6 +380,7 @@ function builder(doc, budget, total) {
     visits: cut0(visits),
     prior: cut0(prior),
     uct: cut0(uct),
+    ttWorker: cut0(ttWorker),
   });
   };
   return { node, finish };

@@ -109,6 +109,7 @@ export function makeNode(id, kind) {
     prob: null,
     best: false,
     tt: false,
+    tt_worker: null, // a parallel search's helper worker whose table entry gave the value or first move
     proven: false, // MCTS with the solver: the value is a proven result
     note: 0, // how the search treated it (null window, re-search, reduction, null move: note.js)
     count: null,
@@ -469,6 +470,8 @@ function nativeNode(o, path) {
   n.eval = readBreakdown(o.eval, path, 'eval');
   n.best = o.best === true;
   n.tt = o.tt === true;
+  n.tt_worker = optNum(o, 'tt_worker', path);
+  if (n.tt_worker !== null && !(Number.isInteger(n.tt_worker) && n.tt_worker >= 1 && n.tt_worker <= 255)) throw new TreeFormatError(keyPath(path, 'tt_worker'), 'a worker number from 1 to 255', String(n.tt_worker));
   n.proven = o.proven === true;
   n.note = noteOfDoc(o);
   if (o.moves !== undefined && o.moves !== null) {
@@ -994,7 +997,7 @@ export function toDocument(model) {
     if (n.label !== null) o.move = n.label;
     o.kind = n.kind === 'node' ? (n.children.length ? 'max' : 'leaf') : n.kind;
     o.value = n.value;
-    for (const k of ['bound', 'alpha', 'beta', 'prescore', 'eval', 'prob', 'count', 'order', 'moves', 'cutoff', 'reason', 'visits', 'prior', 'uct']) if (n[k] !== null && n[k] !== undefined) o[k] = n[k];
+    for (const k of ['bound', 'alpha', 'beta', 'prescore', 'eval', 'prob', 'count', 'order', 'moves', 'cutoff', 'reason', 'visits', 'prior', 'uct', 'tt_worker']) if (n[k] !== null && n[k] !== undefined) o[k] = n[k];
     if (n.best) o.best = true;
     if (n.tt) o.tt = true;
     if (n.proven) o.proven = true;
@@ -1041,7 +1044,7 @@ export function toDocument(model) {
 
 const HEAVY = ['prescore', 'eval', 'moves', 'cutoff', 'reason', 'extra'];
 const BOUND_CODES = [null, 'exact', 'lower', 'upper'];
-const NUMS = ['value', 'alpha', 'beta', 'prob', 'count', 'visits', 'size', 'prior', 'uct'];
+const NUMS = ['value', 'alpha', 'beta', 'prob', 'count', 'visits', 'size', 'prior', 'uct', 'tt_worker'];
 const PACK_CHUNK = 1 << 24; // characters per packed string
 
 /** Packs strings (or null) into long strings: { chunks, refs } with refs = [chunk, start, length] per entry. */
@@ -1161,7 +1164,7 @@ class WireNode {
   get reason() { return this._get('reason'); }
   get extra() { return this._get('extra'); }
 }
-Object.assign(WireNode.prototype, { order: null, inferred: false, bound: null, alpha: null, beta: null, prob: null, best: false, tt: false, proven: false, note: 0, count: null, visits: null, prior: null, uct: null, _pack: null, _decoded: null });
+Object.assign(WireNode.prototype, { order: null, inferred: false, bound: null, alpha: null, beta: null, prob: null, best: false, tt: false, proven: false, note: 0, count: null, visits: null, prior: null, uct: null, tt_worker: null, _pack: null, _decoded: null });
 
 const nn = (v) => (v === null || v === undefined ? NaN : v);
 
@@ -1202,6 +1205,7 @@ export function toWire(model) {
     nums[b + 6] = n.size;
     nums[b + 7] = nn(n.prior);
     nums[b + 8] = nn(n.uct);
+    nums[b + 9] = nn(n.tt_worker);
     if (typeof n.id === 'number') {
       idNums[i] = n.id;
       idTexts.set(i, null);
@@ -1259,6 +1263,7 @@ function buildWireNodes(wire, nodes, from, to, seen) {
     if (!Number.isNaN(nums[b + 5])) n.visits = nums[b + 5];
     if (!Number.isNaN(nums[b + 7])) n.prior = nums[b + 7];
     if (!Number.isNaN(nums[b + 8])) n.uct = nums[b + 8];
+    if (!Number.isNaN(nums[b + 9])) n.tt_worker = seen.ttWorker = nums[b + 9];
     if (heavy.refs[i * 3 + 2] >= 0) {
       n._pack = heavy;
       n._at = i;
@@ -1275,14 +1280,14 @@ function wireModel(wire, nodes, seen) {
   const { parent, kind, flags, notes, nums, idNums, idTexts, labels, heavy, ...rest } = wire;
   // The kinds present and whether there is a best line, for the legend (no second walk needed).
   const kinds = KINDS.filter((k, i) => seen.kinds & (1 << i));
-  return { ...rest, root: nodes[0], count: parent.length, kindsPresent: kinds, hasBestLine: seen.best, notesPresent: seen.notes, provenPresent: seen.proven };
+  return { ...rest, root: nodes[0], count: parent.length, kindsPresent: kinds, hasBestLine: seen.best, notesPresent: seen.notes, provenPresent: seen.proven, ttWorkerPresent: seen.ttWorker !== false };
 }
 
 /** Builds the model back from its wire form, in one go. */
 export function fromWire(wire) {
   const count = wire.parent.length;
   const nodes = new Array(count);
-  const seen = { kinds: 0, best: false, notes: 0, proven: false };
+  const seen = { kinds: 0, best: false, notes: 0, proven: false, ttWorker: false };
   buildWireNodes(wire, nodes, 0, count, seen);
   return wireModel(wire, nodes, seen);
 }
@@ -1295,7 +1300,7 @@ export function fromWire(wire) {
 export async function fromWireInSlices(wire, { sliceMs = 10, yieldNow, cancelled = () => false } = {}) {
   const count = wire.parent.length;
   const nodes = new Array(count);
-  const seen = { kinds: 0, best: false, notes: 0, proven: false };
+  const seen = { kinds: 0, best: false, notes: 0, proven: false, ttWorker: false };
   // Blocks of 256 nodes until the slice has taken sliceMs (a clock read per block, not per node).
   let at = 0;
   while (at < count) {

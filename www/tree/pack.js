@@ -11,7 +11,7 @@
 // Nothing here knows what a section means: a section added to SECTIONS is packed by its type.
 // Pure functions with no DOM: they run on the page, in workers and under node's test runner.
 
-import { BINARY_MAGIC, OPTIONAL_SECTIONS, SECTIONS, sections } from './binary.js';
+import { BINARY_MAGIC, SECTIONS, knownSectionCount, sections } from './binary.js';
 
 /** The layout word of packed buffers. */
 export const PACKED_LAYOUT = 2;
@@ -473,8 +473,8 @@ export function unpackSections(buffer) {
   const head = new Uint32Array(buffer, 0, 4);
   const n = head[2];
   const sectionCount = head[3];
-  // Buffers packed before the last OPTIONAL_SECTIONS were added lack them: read as null.
-  if (sectionCount !== SECTIONS.length && sectionCount !== SECTIONS.length - OPTIONAL_SECTIONS) fail(`${SECTIONS.length} sections, found ${sectionCount}`);
+  // Buffers packed before the last sections were added lack them: read as null.
+  if (!knownSectionCount(sectionCount)) fail(`${SECTIONS.length} sections, found ${sectionCount}`);
   if (buffer.byteLength < 16 + 16 * sectionCount) fail('a complete section table');
   const table = new Uint32Array(buffer, 16, 4 * sectionCount);
   const s = {};

@@ -505,8 +505,9 @@ export const rendererMethods = {
     const d = this.diff ? this.diff.diff.get(n) : null;
     if (d && d.valueChanged) tag = `was ${d.other.value === null ? '?' : scoreText(d.other.value)}`;
     else if (n.proven) tag = provenTag(n.value);
-    else if (n.tt) tag = 'TT';
+    else if (n.tt) tag = n.tt_worker ? `TT·W${n.tt_worker + 1}` : 'TT';
     else if (noteTag(n.note)) tag = noteTag(n.note);
+    else if (n.tt_worker) tag = `W${n.tt_worker + 1}`;
     else if (n.kind === 'terminal') tag = 'end';
     else if (n.kind === 'chance') tag = 'chance';
     return [label, line2, tag];
@@ -558,22 +559,24 @@ export const rendererMethods = {
     if (!this.model) return;
     if ((!this.legendKinds || this.legendKinds.model !== this.model) && this.model.kindsPresent) {
       // Read from the wire form as the nodes were built: no walk over a million nodes here.
-      this.legendKinds = { model: this.model, present: new Set(this.model.kindsPresent), pv: this.model.hasBestLine, notes: this.model.notesPresent || 0, proven: this.model.provenPresent === true };
+      this.legendKinds = { model: this.model, present: new Set(this.model.kindsPresent), pv: this.model.hasBestLine, notes: this.model.notesPresent || 0, proven: this.model.provenPresent === true, ttWorker: this.model.ttWorkerPresent === true };
     }
     if (!this.legendKinds || this.legendKinds.model !== this.model) {
       const present = new Set();
       let pv = false;
       let notes = 0;
       let proven = false;
+      let ttWorker = false;
       eachBefore(this.model.root, (n) => {
         present.add(n.kind);
         if (n.best) pv = true;
         if (n.note) notes |= n.note;
         if (n.proven) proven = true;
+        if (n.tt_worker) ttWorker = true;
       });
-      this.legendKinds = { model: this.model, present, pv, notes, proven };
+      this.legendKinds = { model: this.model, present, pv, notes, proven, ttWorker };
     }
-    const { present, pv, notes, proven } = this.legendKinds;
+    const { present, pv, notes, proven, ttWorker } = this.legendKinds;
     this.legend.replaceChildren();
     for (const k of LEGEND_ORDER) {
       if (!present.has(k)) continue;
@@ -599,6 +602,11 @@ export const rendererMethods = {
     if (proven) {
       const who = this.model.meta?.perspective ? ` for ${this.model.meta.perspective}` : '';
       this.legend.append(el('span', { class: 'ps-legend-item', 'data-testid': 'legend-proven' }, el('span', { class: 'ps-badge ps-note-badge', text: 'WIN, LOSS, DRAW' }), `proven win, loss or draw${who} (MCTS solver)`));
+    }
+    // A parallel search: nodes whose value or first move came from a helper worker's entry in the
+    // shared transposition table (workers numbered from 1, the main thread being worker 1).
+    if (ttWorker) {
+      this.legend.append(el('span', { class: 'ps-legend-item', 'data-testid': 'legend-tt-worker' }, el('span', { class: 'ps-badge ps-note-badge', text: 'Wn, TT·Wn' }), "first move (Wn) or value (TT·Wn) from worker n's table entry (parallel search)"));
     }
     if (this.findState && this.findState.hits.length) {
       const sw = el('span', { class: 'ps-swatch ps-match' });

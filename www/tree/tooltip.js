@@ -167,6 +167,8 @@ export const tooltipMethods = {
       if (n.prior !== null) row('prior', percent(n.prior));
       if (n.uct !== null) row(n.prior !== null ? 'PUCT score' : 'UCT score', plainNumber(n.uct));
       if (n.tt) row('TT', 'answered from the transposition table (cut by the hash table)');
+      // Workers are numbered from 1 here, as in the root's list (the main thread is worker 1).
+      if (n.tt_worker) row('from worker', `${n.tt ? 'value' : 'first move'} from worker ${n.tt_worker + 1}'s table entry (parallel search: that helper thread stored it in the shared table)`);
       const by = this.rootMoveWorker(n);
       if (by) row('searched by', by);
       for (const [label, text] of noteRows(n.note)) row(label, text);

@@ -252,3 +252,97 @@ mod tests {
         assert_eq!((shared.best, shared.value), (local.best, local.value));
     }
 }
+
+#[cfg(test)]
+mod recording {
+    use super::*;
+    use crate::games::tictactoe::TicTacToe;
+    use crate::games::Playable;
+    use crate::tree::{Node, Tree};
+
+    fn walk<'a>(n: &'a Node, out: &mut Vec<&'a Node>) {
+        out.push(n);
+        for c in &n.children {
+            walk(c, out);
+        }
+    }
+
+    /// Worker 1 (a helper) searches first, then worker 0 (the main thread) records its search
+    /// on the same shared table, in turn so that the test does not depend on how the threads are
+    /// scheduled: the recorded nodes answered by or ordered from worker 1's entries say so, in the
+    /// document (valid against the published schema) and in the compact form.
+    #[test]
+    fn recorded_nodes_name_the_helper_whose_entry_they_used() {
+        let pos = TicTacToe::new_game("tictactoe").expect("the game");
+        let eval = TicTacToe::evaluator("").expect("the default evaluator");
+        let cfg = SearchConfig {
+            depth: 9,
+            iterative_deepening: true,
+            random_ties: false,
+            seed: Some(1),
+            threads: 2,
+            record_tree: true,
+            ..SearchConfig::default()
+        };
+        let player = match pos.turn() {
+            Turn::Player(p) => p,
+            _ => unreachable!("a player moves"),
+        };
+        let table = SharedTable::take(cfg.tt_bits);
+        let halt = AtomicBool::new(false);
+        // Tic-tac-toe's helper stops by itself once every line reaches the end of the game.
+        let stats = helper(pos.clone(), &eval, &cfg, &table, &halt, 1, player);
+        assert!(stats.depth_reached >= 9, "the helper searched to the end");
+        let rec = Arena::take(cfg.node_cap, cfg.tree_max_bytes);
+        let r = run(
+            &pos,
+            &eval,
+            &cfg,
+            Hooks::default(),
+            player,
+            rec,
+            Some(&table),
+            move || vec![stats],
+        )
+        .expect("a result");
+        table.give_back();
+        let tree = r.tree.expect("a recorded tree");
+        let doc = tree.to_document();
+        let mut nodes = Vec::new();
+        walk(&doc.root, &mut nodes);
+        let from: Vec<&Node> = nodes
+            .iter()
+            .copied()
+            .filter(|n| n.tt_worker.is_some())
+            .collect();
+        assert!(!from.is_empty(), "some node used worker 1's entry");
+        assert!(from.iter().all(|n| n.tt_worker == Some(1)));
+        assert!(from.iter().any(|n| n.tt), "some value came from worker 1");
+
+        let text = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/www/tree-format.schema.json"
+        ))
+        .expect("the schema file");
+        let schema: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+        let validator = jsonschema::validator_for(&schema).expect("a valid schema");
+        let v: serde_json::Value = serde_json::from_str(&doc.to_json()).expect("JSON");
+        let errors: Vec<String> = validator.iter_errors(&v).map(|e| e.to_string()).collect();
+        assert!(
+            errors.is_empty(),
+            "the document breaks the schema: {errors:?}"
+        );
+
+        // The compact form (version 2) keeps it, and so does its schema.
+        let compact = tree.to_compact_json();
+        assert!(compact.contains("\"tw\":1"));
+        let c: serde_json::Value = serde_json::from_str(&compact).expect("JSON");
+        assert!(
+            validator.iter_errors(&c).next().is_none(),
+            "compact form valid"
+        );
+        let back = Tree::from_compact_json(&compact).expect("reads back");
+        let workers = |t: &Tree| t.nodes.iter().map(|n| n.tt_worker).collect::<Vec<_>>();
+        assert_eq!(workers(&back), workers(&tree));
+    }
+}
