@@ -227,6 +227,34 @@ pub fn fit(
     rep
 }
 
+/// Fits one phase's weights `block` to the rows `rows` yields, each with its sample's index: one
+/// in ten (index 9, 19, ...) is held out, to report the error on positions the fit did not see;
+/// the others are fitted ([`fit`]). Tied entries then take their representative's weight
+/// (`tie[j]`, from [`tie_groups`]).
+pub fn fit_phase(
+    shape: Shape,
+    block: &mut [f32],
+    tie: &[u32],
+    rows: impl Iterator<Item = (usize, Row)>,
+    epochs: usize,
+    shrink: f32,
+    inputs: usize,
+) -> FitReport {
+    let (mut fit_rows, mut held_rows) = (Vec::new(), Vec::new());
+    for (k, r) in rows {
+        if k % 10 == 9 {
+            held_rows.push(r);
+        } else {
+            fit_rows.push(r);
+        }
+    }
+    let rep = fit(shape, block, &fit_rows, &held_rows, epochs, shrink, inputs);
+    for j in 0..block.len() {
+        block[j] = block[tie[j] as usize];
+    }
+    rep
+}
+
 /// Float weights to the shipped form: `per_unit` hundredths (or whatever the evaluator's unit is)
 /// per unit of the label, rounded, kept within `i16`.
 pub fn quantise(w: &[f32], per_unit: f64) -> Vec<i16> {

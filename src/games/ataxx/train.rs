@@ -25,7 +25,7 @@ use super::patterns::{
 };
 use super::{Ataxx, AtaxxMove};
 use crate::core::{Game, PlayerId};
-use crate::games::pattern_fit::{self, fit, FitReport, Row, Shape, SplitMix};
+use crate::games::pattern_fit::{self, FitReport, Row, Shape, SplitMix};
 use crate::search::{search, Completed, Hooks, SearchConfig};
 
 /// Search values are kept within this many pieces (a won or lost game's is far beyond); a label
@@ -236,31 +236,24 @@ pub fn train(
         } else {
             lo + PHASE_WIDTH - 1
         };
-        let (mut fit_rows, mut held_rows) = (Vec::new(), Vec::new());
-        for (k, s) in samples.iter().enumerate() {
-            let e = s.empties();
-            if e + 2 >= lo && e <= hi + 2 && s.label.is_finite() {
-                let r = row(s, &tie);
-                if k % 10 == 9 {
-                    held_rows.push(r);
-                } else {
-                    fit_rows.push(r);
-                }
-            }
-        }
+        let rows = samples
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| {
+                let e = s.empties();
+                e + 2 >= lo && e <= hi + 2 && s.label.is_finite()
+            })
+            .map(|(k, s)| (k, row(s, &tie)));
         let block = &mut w[phase * PHASE_SIZE..(phase + 1) * PHASE_SIZE];
-        let rep = fit(
+        let rep = pattern_fit::fit_phase(
             SHAPE,
             block,
-            &fit_rows,
-            &held_rows,
+            &tie,
+            rows,
             cfg.epochs,
             cfg.shrink,
             NUM_PLACEMENTS + NUM_SCALARS,
         );
-        for j in 0..PHASE_SIZE {
-            block[j] = block[tie[j] as usize];
-        }
         log(&format!(
             "phase {phase} (empties {lo}-{}): {} rows, {} held out; mse {:.2} -> {:.2} pieces^2, held out {:.2} -> {:.2}",
             hi.min(49),

@@ -18,7 +18,7 @@
 //! Everything runs on one thread and is deterministic from [`TrainConfig::seed`].
 
 use super::bitboard::moves8;
-use crate::games::pattern_fit::{self, fit, Row, Shape};
+use crate::games::pattern_fit::{self, Row, Shape};
 pub use crate::games::pattern_fit::{FitReport, SplitMix};
 use super::endgame::{self, Solver};
 use super::patterns::{
@@ -265,31 +265,24 @@ pub fn train(
             }
         }
         // Fit on this phase and the two empties below it (smoother phase boundaries).
-        let (mut fit_rows, mut held_rows) = (Vec::new(), Vec::new());
-        for (k, s) in samples.iter().enumerate() {
-            let e = s.empties();
-            if e + 2 >= lo && e <= hi && e >= 1 && s.label.is_finite() {
-                let r = row(s, &tie);
-                if k % 10 == 9 {
-                    held_rows.push(r);
-                } else {
-                    fit_rows.push(r);
-                }
-            }
-        }
+        let rows = samples
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| {
+                let e = s.empties();
+                e + 2 >= lo && e <= hi && e >= 1 && s.label.is_finite()
+            })
+            .map(|(k, s)| (k, row(s, &tie)));
         let block = &mut w[phase * PHASE_SIZE..(phase + 1) * PHASE_SIZE];
-        let rep = fit(
+        let rep = pattern_fit::fit_phase(
             SHAPE,
             block,
-            &fit_rows,
-            &held_rows,
+            &tie,
+            rows,
             cfg.epochs,
             cfg.shrink,
             NUM_PLACEMENTS + NUM_SCALARS,
         );
-        for j in 0..PHASE_SIZE {
-            block[j] = block[tie[j] as usize];
-        }
         log(&format!(
             "phase {phase:2} (empties {lo:2}-{hi:2}): {} rows ({} searched labels), {} held out; mse {:.1} -> {:.1} discs^2, held out {:.1} -> {:.1}",
             rep.rows, searched, rep.held_out, rep.before, rep.after, rep.held_before, rep.held_after
