@@ -101,6 +101,20 @@ pub fn tie_groups(
     (0..size as u32).map(|t| root(&mut parent, t)).collect()
 }
 
+/// Whether `set` (a placement's cells as a bit set) is among the first `n` of `sets`: the
+/// compile-time pattern tables keep one placement per set of cells among a pattern's symmetric
+/// images.
+pub const fn seen_before(sets: &[u64], n: usize, set: u64) -> bool {
+    let mut k = 0;
+    while k < n {
+        if sets[k] == set {
+            return true;
+        }
+        k += 1;
+    }
+    false
+}
+
 /// One position's inputs to the fit: the (tied) table entries it uses within its phase, its scalar
 /// terms (their weights follow the tables, from [`Shape::scalars_at`]) and its label.
 #[derive(Debug, Clone)]

@@ -90,15 +90,7 @@ pub static PLACEMENTS: [(u8, [u8; 4]); NUM_PLACEMENTS] = {
                 set |= 1u64 << img[i];
                 i += 1;
             }
-            let mut seen = false;
-            let mut k = 0;
-            while k < n {
-                if sets[k] == set {
-                    seen = true;
-                }
-                k += 1;
-            }
-            if !seen {
+            if !pattern_fit::seen_before(&sets, n, set) {
                 t[n] = (f as u8, img);
                 sets[n] = set;
                 n += 1;

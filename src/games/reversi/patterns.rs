@@ -260,15 +260,7 @@ pub static PLACEMENTS: [Placement; NUM_PLACEMENTS] = {
                 set |= 1u64 << (r * 8 + c);
                 i += 1;
             }
-            let mut seen = false;
-            let mut k = 0;
-            while k < n {
-                if sets[k] == set {
-                    seen = true;
-                }
-                k += 1;
-            }
-            if !seen {
+            if !pattern_fit::seen_before(&sets, n, set) {
                 t[n] = p;
                 sets[n] = set;
                 n += 1;
