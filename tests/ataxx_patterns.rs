@@ -8,17 +8,21 @@ use plyscope::games::ataxx::patterns::{
 };
 use plyscope::games::ataxx::train::{self, TrainConfig};
 use plyscope::games::ataxx::{Ataxx, AtaxxEval};
-use plyscope::games::pattern_fit::SplitMix;
+use plyscope::games::pattern_fit::{SelfPlay, SplitMix};
 use plyscope::games::Playable;
 
 /// A tiny, fast training configuration.
 fn tiny(seed: u64, games: usize) -> TrainConfig {
+    let d = TrainConfig::default();
     TrainConfig {
-        seed,
-        games,
+        self_play: SelfPlay {
+            seed,
+            games,
+            epochs: 8,
+            ..d.self_play
+        },
         depth: 2,
-        epochs: 8,
-        ..TrainConfig::default()
+        ..d
     }
 }
 

@@ -6,18 +6,22 @@ use plyscope::games::reversi::patterns::{
     self, decode, encode, evaluate_with, index, transform, Family, FAMILIES, NUM_FAMILIES, OFFSETS,
     PHASES, PHASE_SIZE, PLACEMENTS, TOTAL_WEIGHTS,
 };
-use plyscope::games::reversi::train::{self, SplitMix, TrainConfig};
+use plyscope::games::reversi::train::{self, SelfPlay, SplitMix, TrainConfig};
 use plyscope::games::reversi::{Reversi, ReversiEval};
 use plyscope::games::Playable;
 
 /// Positions from random games (the side to move's discs first), some from every phase.
 fn random_positions(seed: u64, games: usize) -> Vec<(u64, u64)> {
+    let d = TrainConfig::default();
     let cfg = TrainConfig {
-        seed,
-        games,
-        random_min: 60,
-        random_max: 60,
-        ..TrainConfig::default()
+        self_play: SelfPlay {
+            seed,
+            games,
+            random_min: 60,
+            random_max: 60,
+            ..d.self_play
+        },
+        ..d
     };
     train::play_games(&cfg)
         .into_iter()
@@ -198,13 +202,17 @@ fn the_breakdown_names_the_patterns_and_sums_to_the_evaluation() {
 
 #[test]
 fn training_on_a_tiny_set_reduces_the_error() {
+    let d = TrainConfig::default();
     let cfg = TrainConfig {
-        seed: 42,
-        games: 8,
+        self_play: SelfPlay {
+            seed: 42,
+            games: 8,
+            epochs: 6,
+            ..d.self_play
+        },
         exact_empties: 10,
         label_depth: 2,
-        epochs: 6,
-        ..TrainConfig::default()
+        ..d
     };
     let mut samples = train::play_games(&cfg);
     assert!(samples.len() > 8 * 40);

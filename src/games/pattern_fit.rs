@@ -33,6 +33,49 @@ impl SplitMix {
     }
 }
 
+/// The settings every pattern trainer shares: how its self-play games vary and how its phases are
+/// fitted. Each game's training settings hold one, with that game's defaults.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SelfPlay {
+    /// The seed of every random choice.
+    pub seed: u64,
+    /// Self-play games.
+    pub games: usize,
+    /// Fewest random plies at the start of a game.
+    pub random_min: u32,
+    /// Most random plies at the start of a game.
+    pub random_max: u32,
+    /// The share of later moves played at random.
+    pub epsilon: f64,
+    /// Gradient epochs per phase.
+    pub epochs: usize,
+    /// Regularisation: each weight's step divides its residual sum by (uses + this).
+    pub shrink: f32,
+}
+
+impl SelfPlay {
+    /// The first setting out of range, as a sentence naming its command-line option, or `Ok`.
+    pub fn check(&self) -> Result<(), String> {
+        if self.random_min > self.random_max {
+            return Err("--random-min must not exceed --random-max".into());
+        }
+        if !(0.0..=1.0).contains(&self.epsilon) {
+            return Err("--epsilon must be from 0 to 1".into());
+        }
+        if self.shrink.is_nan() || self.shrink < 0.0 {
+            return Err("--shrink must be 0 or more".into());
+        }
+        Ok(())
+    }
+
+    /// How many random plies open the next game: from `random_min` to `random_max`, drawn from
+    /// `rng`.
+    pub fn random_plies(&self, rng: &mut SplitMix) -> u32 {
+        let span = self.random_max.saturating_sub(self.random_min) as u64 + 1;
+        self.random_min + rng.below(span) as u32
+    }
+}
+
 /// Groups of table indices of one pattern family that must hold one value for the evaluation to
 /// be symmetric: for each index, a representative (the smallest index of its group).
 ///
@@ -352,4 +395,55 @@ pub fn decode(
         ));
     }
     Ok(w)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn settings() -> SelfPlay {
+        SelfPlay {
+            seed: 3,
+            games: 10,
+            random_min: 2,
+            random_max: 6,
+            epsilon: 0.1,
+            epochs: 5,
+            shrink: 4.0,
+        }
+    }
+
+    #[test]
+    fn check_names_the_option_out_of_range() {
+        assert_eq!(settings().check(), Ok(()));
+        let bad = |f: fn(&mut SelfPlay)| {
+            let mut s = settings();
+            f(&mut s);
+            s.check().unwrap_err()
+        };
+        assert!(bad(|s| s.random_min = 7).contains("--random-min"));
+        assert!(bad(|s| s.epsilon = 1.5).contains("--epsilon"));
+        assert!(bad(|s| s.epsilon = f64::NAN).contains("--epsilon"));
+        assert!(bad(|s| s.shrink = -0.5).contains("--shrink"));
+        assert!(bad(|s| s.shrink = f32::NAN).contains("--shrink"));
+    }
+
+    #[test]
+    fn random_plies_cover_the_range_and_no_more() {
+        let s = settings();
+        let mut rng = SplitMix::new(s.seed);
+        let mut seen = [0u32; 10];
+        for _ in 0..500 {
+            seen[s.random_plies(&mut rng) as usize] += 1;
+        }
+        assert_eq!(&seen[..2], &[0, 0]);
+        assert!(seen[2..=6].iter().all(|&n| n > 50), "{seen:?}");
+        assert_eq!(&seen[7..], &[0, 0, 0]);
+        let fixed = SelfPlay {
+            random_min: 4,
+            random_max: 4,
+            ..s
+        };
+        assert_eq!(fixed.random_plies(&mut rng), 4);
+    }
 }

@@ -4,6 +4,7 @@
 
 mod threes_bench;
 mod train_ataxx;
+mod train_options;
 mod train_reversi;
 
 use plyscope::core::Error;

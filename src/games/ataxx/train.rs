@@ -2,10 +2,10 @@
 //! docs/ataxx.md).
 //!
 //! 1. **Games.** Self-play on the open board: the first plies are random (a number drawn between
-//!    [`TrainConfig::random_min`] and [`TrainConfig::random_max`]), then each side plays the best
+//!    [`SelfPlay::random_min`] and [`SelfPlay::random_max`]), then each side plays the best
 //!    move of the engine's search to [`TrainConfig::depth`] plies with the `strong` evaluation
 //!    (or [`TrainConfig::evaluator`]: a later generation searches with the last one's weights), or
-//!    a random move with probability [`TrainConfig::epsilon`]. Every position before the end is
+//!    a random move with probability [`SelfPlay::epsilon`]. Every position before the end is
 //!    kept.
 //! 2. **Labels.** The search of each position (made for the move anyway) gives a value at every
 //!    depth of its iterative deepening; the label is the mean of the last two (depths `depth - 1`
@@ -16,7 +16,7 @@
 //!    those within 2 empty cells of it; weights that symmetry ties share one value. One position
 //!    in ten is held out and its error reported.
 //!
-//! Everything runs on one thread and is deterministic from [`TrainConfig::seed`].
+//! Everything runs on one thread and is deterministic from [`SelfPlay::seed`].
 
 use super::eval::AtaxxEval;
 use super::patterns::{
@@ -25,7 +25,7 @@ use super::patterns::{
 };
 use super::{Ataxx, AtaxxMove};
 use crate::core::{Game, PlayerId};
-use crate::games::pattern_fit::{self, FitReport, Row, Shape, SplitMix};
+use crate::games::pattern_fit::{self, FitReport, Row, SelfPlay, Shape, SplitMix};
 use crate::search::{search, Completed, Hooks, SearchConfig};
 
 /// Search values are kept within this many pieces (a won or lost game's is far beyond); a label
@@ -35,16 +35,8 @@ pub const LABEL_CAP: f32 = 49.0;
 /// The settings of a training run.
 #[derive(Debug, Clone)]
 pub struct TrainConfig {
-    /// The seed of every random choice.
-    pub seed: u64,
-    /// Self-play games.
-    pub games: usize,
-    /// Fewest random plies at the start of a game.
-    pub random_min: u32,
-    /// Most random plies at the start of a game.
-    pub random_max: u32,
-    /// The share of later moves played at random.
-    pub epsilon: f64,
+    /// The settings every pattern trainer shares (seed, games, openings, fitting).
+    pub self_play: SelfPlay,
     /// The depth of the search that plays and labels (2 or more).
     pub depth: u32,
     /// The evaluation of that search (`strong`; `patterns` for a further generation, with the
@@ -52,25 +44,23 @@ pub struct TrainConfig {
     pub evaluator: AtaxxEval,
     /// The share of the game's final margin in a label (the rest is the search's value).
     pub final_share: f32,
-    /// Gradient epochs per phase.
-    pub epochs: usize,
-    /// Regularisation: each weight's step divides its residual sum by (uses + this).
-    pub shrink: f32,
 }
 
 impl Default for TrainConfig {
     fn default() -> Self {
         TrainConfig {
-            seed: 1,
-            games: 2000,
-            random_min: 2,
-            random_max: 10,
-            epsilon: 0.05,
+            self_play: SelfPlay {
+                seed: 1,
+                games: 2000,
+                random_min: 2,
+                random_max: 10,
+                epsilon: 0.05,
+                epochs: 150,
+                shrink: 4.0,
+            },
             depth: 4,
             evaluator: AtaxxEval::Strong,
             final_share: 0.0,
-            epochs: 150,
-            shrink: 4.0,
         }
     }
 }
@@ -115,13 +105,12 @@ fn label_config(depth: u32, seed: u64) -> SearchConfig {
 
 /// Plays the self-play games and returns their labelled positions.
 pub fn play_games(cfg: &TrainConfig) -> Vec<Sample> {
-    let mut rng = SplitMix::new(cfg.seed);
+    let mut rng = SplitMix::new(cfg.self_play.seed);
     let mut out = Vec::new();
     let mut moves: Vec<AtaxxMove> = Vec::new();
     let depth = cfg.depth.max(2);
-    for _ in 0..cfg.games {
-        let span = cfg.random_max.saturating_sub(cfg.random_min) as u64 + 1;
-        let random_plies = cfg.random_min + rng.below(span) as u32;
+    for _ in 0..cfg.self_play.games {
+        let random_plies = cfg.self_play.random_plies(&mut rng);
         let mut pos = Ataxx::new();
         let first = out.len();
         let mut movers: Vec<PlayerId> = Vec::new();
@@ -152,7 +141,7 @@ pub fn play_games(cfg: &TrainConfig) -> Vec<Sample> {
                     label: f32::NAN,
                 });
                 movers.push(mover);
-                if rng.unit() < cfg.epsilon {
+                if rng.unit() < cfg.self_play.epsilon {
                     moves[rng.below(moves.len() as u64) as usize]
                 } else {
                     r.best.expect("a move")
@@ -250,8 +239,8 @@ pub fn train(
             block,
             &tie,
             rows,
-            cfg.epochs,
-            cfg.shrink,
+            cfg.self_play.epochs,
+            cfg.self_play.shrink,
             NUM_PLACEMENTS + NUM_SCALARS,
         );
         log(&format!(

@@ -1,9 +1,9 @@
 //! The training pipeline of the `patterns` evaluator (`plyscope train-reversi`, docs/reversi.md).
 //!
 //! 1. **Games.** Self-play from the start position: the first plies are random (a number drawn
-//!    between [`TrainConfig::random_min`] and [`TrainConfig::random_max`]), then each side plays
+//!    between [`SelfPlay::random_min`] and [`SelfPlay::random_max`]), then each side plays
 //!    the best move of a shallow alpha-beta search on a small hand-set evaluation (mobility,
-//!    corners, X-squares), or a random move with probability [`TrainConfig::epsilon`]. Every
+//!    corners, X-squares), or a random move with probability [`SelfPlay::epsilon`]. Every
 //!    position where the side to move has a move is kept.
 //! 2. **Exact labels.** Positions with at most [`TrainConfig::exact_empties`] empty squares are
 //!    solved by the endgame solver: their label is the exact final disc margin of the side to move.
@@ -12,14 +12,14 @@
 //!    [`TrainConfig::label_depth`] plies whose leaves are evaluated with the phases already fitted
 //!    (Buro's bootstrapping), then the phase is fitted.
 //! 4. **The fit.** Least squares by gradient steps in which each weight moves by the mean residual
-//!    of the positions that use it ([`fit`]); weights that symmetry ties share one value. One
+//!    of the positions that use it ([`pattern_fit::fit`]); weights that symmetry ties share one value. One
 //!    position in ten is held out and its error reported.
 //!
-//! Everything runs on one thread and is deterministic from [`TrainConfig::seed`].
+//! Everything runs on one thread and is deterministic from [`SelfPlay::seed`].
 
 use super::bitboard::moves8;
 use crate::games::pattern_fit::{self, Row, Shape};
-pub use crate::games::pattern_fit::{FitReport, SplitMix};
+pub use crate::games::pattern_fit::{FitReport, SelfPlay, SplitMix};
 use super::endgame::{self, Solver};
 use super::patterns::{
     self, Family, FAMILIES, NUM_FAMILIES, NUM_PLACEMENTS, NUM_SCALARS, OFFSETS, PHASES,
@@ -29,41 +29,31 @@ use super::patterns::{
 /// The settings of a training run.
 #[derive(Debug, Clone)]
 pub struct TrainConfig {
-    /// The seed of every random choice.
-    pub seed: u64,
-    /// Self-play games.
-    pub games: usize,
-    /// Fewest random plies at the start of a game.
-    pub random_min: u32,
-    /// Most random plies at the start of a game.
-    pub random_max: u32,
-    /// The share of later moves played at random.
-    pub epsilon: f64,
+    /// The settings every pattern trainer shares (seed, games, openings, fitting).
+    pub self_play: SelfPlay,
     /// The depth of the self-play search.
     pub play_depth: u32,
     /// Positions with at most this many empties get the solver's exact label.
     pub exact_empties: u32,
     /// The depth of the search that labels the other positions.
     pub label_depth: u32,
-    /// Gradient epochs per phase.
-    pub epochs: usize,
-    /// Regularisation: each weight's step divides its residual sum by (uses + this).
-    pub shrink: f32,
 }
 
 impl Default for TrainConfig {
     fn default() -> Self {
         TrainConfig {
-            seed: 1,
-            games: 2000,
-            random_min: 2,
-            random_max: 24,
-            epsilon: 0.1,
+            self_play: SelfPlay {
+                seed: 1,
+                games: 2000,
+                random_min: 2,
+                random_max: 24,
+                epsilon: 0.1,
+                epochs: 40,
+                shrink: 4.0,
+            },
             play_depth: 2,
             exact_empties: 14,
             label_depth: 4,
-            epochs: 40,
-            shrink: 4.0,
         }
     }
 }
@@ -114,11 +104,10 @@ fn play_eval(p: u64, o: u64) -> i32 {
 
 /// Plays the self-play games and returns their positions (exact labels not yet set).
 pub fn play_games(cfg: &TrainConfig) -> Vec<Sample> {
-    let mut rng = SplitMix::new(cfg.seed);
+    let mut rng = SplitMix::new(cfg.self_play.seed);
     let mut out = Vec::new();
-    for _ in 0..cfg.games {
-        let span = cfg.random_max.saturating_sub(cfg.random_min) as u64 + 1;
-        let random_plies = cfg.random_min + rng.below(span) as u32;
+    for _ in 0..cfg.self_play.games {
+        let random_plies = cfg.self_play.random_plies(&mut rng);
         let (mut p, mut o) = (0x0000_0008_1000_0000u64, 0x0000_0010_0800_0000u64);
         let mut ply = 0;
         loop {
@@ -137,7 +126,7 @@ pub fn play_games(cfg: &TrainConfig) -> Vec<Sample> {
                 exact: false,
             });
             let n = moves.count_ones() as u64;
-            let x = if ply < random_plies || rng.unit() < cfg.epsilon {
+            let x = if ply < random_plies || rng.unit() < cfg.self_play.epsilon {
                 nth_bit(moves, rng.below(n))
             } else {
                 // The best move by the shallow search; ties broken at random.
@@ -279,8 +268,8 @@ pub fn train(
             block,
             &tie,
             rows,
-            cfg.epochs,
-            cfg.shrink,
+            cfg.self_play.epochs,
+            cfg.self_play.shrink,
             NUM_PLACEMENTS + NUM_SCALARS,
         );
         log(&format!(

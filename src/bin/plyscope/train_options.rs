@@ -1,0 +1,36 @@
+//! The command-line options every `train-*` command shares: one parser for
+//! [`SelfPlay`], the self-play and fitting settings of the pattern trainers.
+
+use super::{Opts, Usage};
+use plyscope::games::pattern_fit::SelfPlay;
+
+/// The shared options, each followed by a value.
+pub const SHARED: [&str; 7] = [
+    "--seed",
+    "--games",
+    "--random-min",
+    "--random-max",
+    "--epsilon",
+    "--epochs",
+    "--shrink",
+];
+
+/// `valued` (a command's own options that take a value) and the shared ones, for [`Opts::parse`].
+pub fn valued_with_shared<'a>(valued: &[&'a str]) -> Vec<&'a str> {
+    valued.iter().copied().chain(SHARED).collect()
+}
+
+/// The shared settings from `opts`, each defaulting to `d`'s, checked ([`SelfPlay::check`]).
+pub fn self_play(opts: &Opts, d: SelfPlay) -> Result<SelfPlay, Usage> {
+    let s = SelfPlay {
+        seed: opts.number_or("--seed", "a whole number", d.seed)?,
+        games: opts.number_or("--games", "a whole number", d.games)?,
+        random_min: opts.number_or("--random-min", "a whole number", d.random_min)?,
+        random_max: opts.number_or("--random-max", "a whole number", d.random_max)?,
+        epsilon: opts.number_or("--epsilon", "a share from 0 to 1", d.epsilon)?,
+        epochs: opts.number_or("--epochs", "a whole number", d.epochs)?,
+        shrink: opts.number_or("--shrink", "a number of 0 or more", d.shrink)?,
+    };
+    s.check().map_err(Usage)?;
+    Ok(s)
+}
