@@ -201,7 +201,7 @@ pub enum PerftConvention {
 ///
 /// Perft functions report the leaves of every node two plies above the leaves
 /// ([`PerftBudget::count`]) and give up as soon as the budget says so; the count they return is
-/// then partial, which [`PerftBudget::stopped`] tells. [`PerftBudget::none`] never stops.
+/// then partial, which [`PerftBudget::stopped`] tells. `PerftBudget::default()` never stops.
 #[derive(Debug, Default)]
 pub struct PerftBudget<'a> {
     stop: Option<&'a AtomicBool>,

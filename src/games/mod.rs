@@ -3,7 +3,7 @@
 //!
 //! Each game lives in its own module and implements [`Game`](crate::core::Game),
 //! [`Viewable`] (its board view) and [`Playable`] (its catalogue entry, variants and evaluators).
-//! To add a game: write its module and add one line to the [`registry!`] call below (see
+//! To add a game: write its module and add one line to the `registry!` call below (see
 //! docs/adding-a-game.md).
 
 use crate::core::{

@@ -1,4 +1,4 @@
-//! UAI, the Universal Ataxx Interface: UCI with "a" for "c", on the shared [`driver`](super::driver).
+//! UAI, the Universal Ataxx Interface: UCI with "a" for "c", on the shared [`driver`].
 //!
 //! [`run`] reads commands line by line and answers on the output:
 //!

@@ -578,7 +578,7 @@ impl Protocol for Uhp {
     }
 }
 
-/// Runs the engine on the shared [`driver`](super::driver): reads commands from `input` until
+/// Runs the engine on the shared [`driver`]: reads commands from `input` until
 /// `exit` or its end, answers on `output`. A `bestmove` search runs while the input is read: `info`
 /// is answered at once, and any other command (`stop` included), `exit` and the end of the input
 /// stop the search first (it still answers with its move and `ok`).

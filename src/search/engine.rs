@@ -159,7 +159,7 @@ const PROB_STEP_ALPHA: f64 = 1.0;
 /// Things the caller can attach to a running search.
 #[derive(Default)]
 pub struct Hooks<'a> {
-    /// Set to `true` from elsewhere to stop the search; it stops within [`CHECK_EVERY`] nodes.
+    /// Set to `true` from elsewhere to stop the search; it stops within 1,024 nodes.
     pub stop: Option<&'a AtomicBool>,
     /// Called with the search's progress, at most every `progress_every_ms` milliseconds, and
     /// once after each completed iteration.

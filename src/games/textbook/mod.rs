@@ -4,7 +4,7 @@
 //! by level; chance nodes pick a child with the probabilities written. Leaves are finished games
 //! worth their value (from MAX's view).
 //!
-//! The text is the tree itself (see [`notation`]): `3 12 8 | 2 4 6 | 14 5 2` is the two-ply tree
+//! The text is the tree itself (see its `notation` module): `3 12 8 | 2 4 6 | 14 5 2` is the two-ply tree
 //! whose root value is 3; `((3 5) (6 9)) ((1 2) (0 -1))` nests deeper; `(<0.9:2, 0.1:3> <0.9:1,
 //! 0.1:4>)` has chance nodes. Inner nodes are named A, B, C... breadth-first, and the moves from
 //! node B are b1, b2, ... (as in Russell and Norvig's figures).
@@ -207,7 +207,7 @@ fn step(key: u64, child: usize) -> u64 {
 }
 
 impl Textbook {
-    /// The root of the tree written `text` (see [`notation`]), as game `id`.
+    /// The root of the tree written `text` (see the module's notation), as game `id`.
     pub fn from_tree(id: &str, text: &str) -> Result<Self, ParsePositionError> {
         let (spec, at) = notation::read(id, text)?;
         let mut t = Textbook {
