@@ -191,7 +191,8 @@ mod tests {
 }
 
 /// The `patterns` evaluation from `perspective`'s view: the tables give the side to move's value,
-/// negated (terms too) for the other side.
+/// negated for the other side. Each term's raw input is negated with it, so its weight stays the
+/// trained weight (a family's sum has weight 1) and the breakdown reads from `perspective`'s view.
 #[inline]
 fn pattern_eval<S: TermSink>(pos: &Ataxx, perspective: PlayerId, sink: &mut S) -> f64 {
     let mover = pos.side_to_move();
@@ -202,7 +203,7 @@ fn pattern_eval<S: TermSink>(pos: &Ataxx, perspective: PlayerId, sink: &mut S) -
         pos.pieces(mover ^ 1),
         pos.walls(),
         S::ACTIVE,
-        |name, raw, w| sink.term(name, raw, w * sign),
+        |name, raw, w| sink.term(name, raw * sign, w),
     );
     v as f64 * sign
 }

@@ -243,13 +243,15 @@ fn strong<G: Geometry, S: TermSink>(b: &Board<G>, perspective: PlayerId, sink: &
 }
 
 /// The `patterns` evaluation of an 8x8 board from `perspective`'s view: the tables give the side
-/// to move's value, negated (terms too) for the other side.
+/// to move's value, negated for the other side. Each term's raw input is negated with it, so its
+/// weight stays the trained weight (a family's sum has weight 1) and the breakdown reads from
+/// `perspective`'s view.
 #[inline]
 fn pattern_eval<S: TermSink>(b: &Board<Geo8>, perspective: PlayerId, sink: &mut S) -> f64 {
     let (p, o) = b.me_opp();
     let sign = if b.to_move == perspective { 1.0 } else { -1.0 };
     let v = patterns::evaluate_with(patterns::weights(), p, o, S::ACTIVE, |name, raw, w| {
-        sink.term(name, raw, w * sign)
+        sink.term(name, raw * sign, w)
     });
     v as f64 * sign
 }
