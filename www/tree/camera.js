@@ -2,7 +2,7 @@
 //
 // Methods of the Explorer (explorer.js), which holds the state they share.
 
-import { NODE_W, NODE_H, ANIM_MS, MIN_K, MAX_K, FIT_MIN_K } from './constants.js';
+import { NODE_W, NODE_H, ANIM_MS, MIN_K, MAX_K, FIT_MIN_K, READABLE_K, NARROW_VIEW_PX } from './constants.js';
 import { prefersReducedMotion } from './dom.js';
 
 /** Pan, zoom, fit and centring. */
@@ -24,7 +24,8 @@ export const cameraMethods = {
    * Fits the shown nodes in the view, but never below `minK` (labels stop being drawn at 0.54; at
    * READABLE_K they read at about 11 px): a tree taller than that is shown from its left edge,
    * centred on the root, to be panned. The least zoom asked for is kept for later fits (a resize,
-   * a live update) until another is asked for.
+   * a live update) until another is asked for. In a view narrower than NARROW_VIEW_PX (a phone)
+   * the least zoom is READABLE_K.
    */
   fit(animate, minK = this.fitMinK ?? FIT_MIN_K) {
     this.fitMinK = minK;
@@ -37,7 +38,8 @@ export const cameraMethods = {
     const bh = b.y1 - b.y0;
     const avail = this.h - pad - padBottom;
     let k = Math.min(1.1, (this.w - 2 * pad) / bw, avail / bh);
-    k = Math.max(k, minK); // below this labels are too small: centre on the root instead
+    const floor = this.w < NARROW_VIEW_PX ? Math.max(minK, READABLE_K) : minK;
+    k = Math.max(k, floor); // below this labels are too small: centre on the root instead
     if (!Number.isFinite(k) || k <= 0) k = 1;
     const fitsV = bh * k <= avail;
     const x = b.x0 - pad / k;

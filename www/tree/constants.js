@@ -18,6 +18,9 @@ export const MAX_K = 4;
 export const FIT_MIN_K = 0.6;
 // The least zoom at which node labels read comfortably (12.5 px text at about 11 px).
 export const READABLE_K = 0.88;
+// A view narrower than this (a phone) never fits below READABLE_K: at FIT_MIN_K its 10 px second
+// lines (MCTS visits, windows) read at 6 px. What does not fit is reached by panning.
+export const NARROW_VIEW_PX = 560;
 
 /** Fill, stroke and text colours by node kind. */
 export const COLORS = {
