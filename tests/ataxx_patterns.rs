@@ -1,6 +1,8 @@
 //! The Ataxx `patterns` evaluator: window indices, symmetry, the shipped weights, the term
 //! breakdown and a training smoke test.
 
+mod common;
+
 use plyscope::core::{Breakdown, Evaluator, NoTerms};
 use plyscope::games::ataxx::patterns::{
     self, decode, encode, evaluate_with, tie_groups, transform, window_indices, FAMILIES,
@@ -184,25 +186,9 @@ fn the_breakdown_names_the_patterns_and_sums_to_the_evaluation() {
                 for name in SCALAR_NAMES {
                     assert!(names.contains(&name), "{name} missing");
                 }
-                // A family's sum reads from `perspective`'s view, with weight 1 from either side.
-                for t in bd
-                    .terms
-                    .iter()
-                    .filter(|t| FAMILIES.iter().any(|f| f.0 == t.name))
-                {
-                    assert_eq!(t.weight, 1.0, "{} from {perspective}", t.name);
-                }
             }
-            // From the other side every term has the same weight and the opposite raw input.
-            let (mut a, mut b) = (Breakdown::default(), Breakdown::default());
-            eval.evaluate(&pos, 0, &mut a);
-            eval.evaluate(&pos, 1, &mut b);
-            for (x, y) in a.terms.iter().zip(&b.terms) {
-                assert_eq!(
-                    (x.name.as_str(), x.weight, x.raw),
-                    (y.name.as_str(), y.weight, -y.raw)
-                );
-            }
+            let families: Vec<&str> = FAMILIES.iter().map(|f| f.0).collect();
+            common::pattern_terms_flip_with_the_side(&eval, &pos, &families);
             let a = eval.evaluate(&pos, 0, &mut NoTerms);
             assert_eq!(a, -eval.evaluate(&pos, 1, &mut NoTerms));
         }

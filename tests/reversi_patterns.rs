@@ -1,6 +1,8 @@
 //! The `patterns` evaluator: pattern indices, symmetry, the shipped weights, the term breakdown
 //! and a training smoke test.
 
+mod common;
+
 use plyscope::core::{Breakdown, Evaluator, Game, NoTerms};
 use plyscope::games::reversi::patterns::{
     self, decode, encode, evaluate_with, index, transform, Family, FAMILIES, NUM_FAMILIES, OFFSETS,
@@ -194,25 +196,9 @@ fn the_breakdown_names_the_patterns_and_sums_to_the_evaluation() {
                 assert!(names.contains(&f.name), "{} missing", f.name);
             }
             assert!(names.contains(&"mobility"));
-            // A family's sum reads from `perspective`'s view, with weight 1 from either side.
-            for t in bd
-                .terms
-                .iter()
-                .filter(|t| FAMILIES.iter().any(|f| f.name == t.name))
-            {
-                assert_eq!(t.weight, 1.0, "{} from {perspective}", t.name);
-            }
         }
-        // From the other side every term has the same weight and the opposite raw input.
-        let (mut a, mut b) = (Breakdown::default(), Breakdown::default());
-        eval.evaluate(&pos, 0, &mut a);
-        eval.evaluate(&pos, 1, &mut b);
-        for (x, y) in a.terms.iter().zip(&b.terms) {
-            assert_eq!(
-                (x.name.as_str(), x.weight, x.raw),
-                (y.name.as_str(), y.weight, -y.raw)
-            );
-        }
+        let families: Vec<&str> = FAMILIES.iter().map(|f| f.name).collect();
+        common::pattern_terms_flip_with_the_side(&eval, &pos, &families);
         let a = eval.evaluate(&pos, 0, &mut NoTerms);
         assert_eq!(a, -eval.evaluate(&pos, 1, &mut NoTerms));
     }

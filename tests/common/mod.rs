@@ -239,3 +239,27 @@ pub fn perft_lines(text: &str) -> Vec<(String, Vec<u64>)> {
         })
         .collect()
 }
+
+/// Checks a pattern evaluator's breakdown of `pos` from both sides: each family's sum (a term
+/// named in `families`) has weight 1, and from the other side every term keeps its weight and
+/// flips its raw input, so the breakdown reads from the evaluating side's view.
+pub fn pattern_terms_flip_with_the_side<G: Game, E: plyscope::core::Evaluator<G>>(
+    eval: &E,
+    pos: &G,
+    families: &[&str],
+) {
+    use plyscope::core::Breakdown;
+    let (mut a, mut b) = (Breakdown::default(), Breakdown::default());
+    eval.evaluate(pos, 0, &mut a);
+    eval.evaluate(pos, 1, &mut b);
+    assert_eq!(a.terms.len(), b.terms.len());
+    for (x, y) in a.terms.iter().zip(&b.terms) {
+        assert_eq!(
+            (x.name.as_str(), x.weight, x.raw),
+            (y.name.as_str(), y.weight, -y.raw)
+        );
+        if families.contains(&x.name.as_str()) {
+            assert_eq!(x.weight, 1.0, "{}", x.name);
+        }
+    }
+}
