@@ -151,6 +151,13 @@ test('after an AI move the tree explorer shows the search', async (t) => {
   assert.equal(shown.game, (await state(page)).game);
   assert.match(await page.locator('[data-testid=tree-caption]').innerText(), new RegExp(`^Chose ${aiMove} \\(.+\\) for White: `));
   assert.ok(shown.stats.nodes > 10 && shown.stats.shown > 1, `explorer stats ${JSON.stringify(shown.stats)}`);
+  // Shown at a zoom where labels read (the tree is taller than the view: it is centred on the best
+  // line, to be panned); the Fit command zooms further out, and Best line comes back.
+  assert.ok(shown.stats.zoom >= 0.88, `zoom ${shown.stats.zoom}`);
+  await page.evaluate(() => window.plyscope.explorer.fit());
+  await page.waitForFunction((z) => window.plyscope.explorer.stats().zoom < z - 0.05, shown.stats.zoom);
+  await page.evaluate(() => window.plyscope.explorer.showBestLine());
+  await page.waitForFunction(() => window.plyscope.explorer.stats().zoom >= 0.88);
   const vb = await view.boundingBox();
   assert.ok(vb.width > 200 && vb.height > 150, `tree view box ${JSON.stringify(vb)}`);
   // Keys pressed in the tree explorer belong to it: they neither move on the board nor restart.

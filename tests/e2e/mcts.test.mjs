@@ -49,10 +49,10 @@ async function mctsMoves(viewport, name) {
     return m.root.children.map((c) => ({ move: c.label, visits: c.visits, box: x.nodeBox(c.id) })).filter((c) => c.box).sort((a, b) => a.box.y - b.box.y);
   });
   assert.ok(shownOrder.length >= 2, 'root moves are shown');
-  // A phone's fit stops at a zoom where the labels' 10-12 px text reads at 9 px or more (at the
-  // wide fit's least, 0.6, the visits lines read at 6 px); a wide view may fit lower.
+  // The explorer's own fit stops at a zoom where the labels' 10-12 px text reads at 9 px or more
+  // (at the Fit command's least, 0.6, the visits lines read at 6 px).
   const zoom = await page.evaluate(() => window.plyscope.explorer.stats().zoom);
-  if (viewport === PHONE) assert.ok(zoom >= 0.88, `phone zoom ${zoom}`);
+  assert.ok(zoom >= 0.88, `${name} zoom ${zoom}`);
   for (let i = 1; i < shownOrder.length; i++) assert.ok(shownOrder[i - 1].visits >= shownOrder[i].visits, `top to bottom by visits: ${JSON.stringify(shownOrder.map((s) => s.visits))}`);
   // The tooltip of the played move gives its visits, prior and PUCT score.
   await page.locator('[data-testid=tree-panel]').scrollIntoViewIfNeeded();

@@ -331,7 +331,10 @@ test('a 27,000-leaf tree (30 children, 3 plies) opens from a file and expands', 
   const s = await page.evaluate(() => window.explorer.stats());
   assert.ok(s.shown > 30, `shown ${s.shown}`);
   assert.equal((await page.locator('[data-testid=tree-status]').innerText()).includes('expanded'), true);
-  // "+K more" folds the siblings beyond the first 12; clicking it shows them.
+  // "+K more" folds the siblings beyond the first 12; clicking it shows them. The explorer opens at
+  // a zoom where labels read, so the fold is below the view until Fit (F) shows the whole branch.
+  await page.evaluate(() => window.explorer.fit());
+  await settle(page);
   const more = await page.evaluate(() => window.explorer.nodeBox('more'));
   assert.ok(more, 'a "+K more" node is shown');
   await page.mouse.click(more.x, more.y);

@@ -2,7 +2,7 @@
 //
 // Methods of the Explorer (explorer.js), which holds the state they share.
 
-import { NODE_W, NODE_H, ANIM_MS, MIN_K, MAX_K, FIT_MIN_K, READABLE_K, NARROW_VIEW_PX } from './constants.js';
+import { NODE_W, NODE_H, ANIM_MS, MIN_K, MAX_K, READABLE_K } from './constants.js';
 import { prefersReducedMotion } from './dom.js';
 
 /** Pan, zoom, fit and centring. */
@@ -22,12 +22,12 @@ export const cameraMethods = {
 
   /**
    * Fits the shown nodes in the view, but never below `minK` (labels stop being drawn at 0.54; at
-   * READABLE_K they read at about 11 px): a tree taller than that is shown from its left edge,
+   * READABLE_K they read at about 11 px): a tree larger than that is shown from its left edge,
    * centred on the root, to be panned. The least zoom asked for is kept for later fits (a resize,
-   * a live update) until another is asked for. In a view narrower than NARROW_VIEW_PX (a phone)
-   * the least zoom is READABLE_K.
+   * a live update) until another is asked for. The explorer's own fits stop at READABLE_K; the
+   * Fit command asks for FIT_MIN_K.
    */
-  fit(animate, minK = this.fitMinK ?? FIT_MIN_K) {
+  fit(animate, minK = this.fitMinK ?? READABLE_K) {
     this.fitMinK = minK;
     if (this.afterLayout(() => this.fit(animate, minK))) return;
     if (!this.model || !this.bounds) return;
@@ -38,15 +38,30 @@ export const cameraMethods = {
     const bh = b.y1 - b.y0;
     const avail = this.h - pad - padBottom;
     let k = Math.min(1.1, (this.w - 2 * pad) / bw, avail / bh);
-    const floor = this.w < NARROW_VIEW_PX ? Math.max(minK, READABLE_K) : minK;
-    k = Math.max(k, floor); // below this labels are too small: centre on the root instead
+    k = Math.max(k, minK); // below this labels are too small: centre on the root instead
     if (!Number.isFinite(k) || k <= 0) k = 1;
     const fitsV = bh * k <= avail;
     const x = b.x0 - pad / k;
-    // When the tree is taller than the view, centre it vertically on the root.
-    const cy = fitsV ? (b.y0 + b.y1) / 2 : this.itemOf.get(this.model.root).y;
+    // When the tree is taller than the view, centre it vertically on the shown best line.
+    const cy = fitsV ? (b.y0 + b.y1) / 2 : this.bestLineMidY();
     const y = cy - (pad + avail / 2) / k;
     this.setCamera(x, y, k, animate);
+  },
+
+  /** The middle, in world units, of the shown best line's boxes: the root's, then each shown best child's. */
+  bestLineMidY() {
+    let n = this.model.root;
+    let it = this.itemOf.get(n);
+    let lo = it.y;
+    let hi = it.y;
+    for (;;) {
+      n = n.children.find((c) => c.best);
+      it = n && this.itemOf.get(n);
+      if (!it) break;
+      lo = Math.min(lo, it.y);
+      hi = Math.max(hi, it.y);
+    }
+    return (lo + hi) / 2;
   },
 
   /** Moves the camera so that the node is at the left third, vertically centred. */

@@ -14,13 +14,12 @@ export const SYNC_LAYOUT_MAX = 2000;
 export const POST_PART = 1 << 23; // characters per message when a long text is sent to the parse worker
 export const MIN_K = 0.03;
 export const MAX_K = 4;
-// The least zoom a fit goes to (labels are drawn from 0.54 up).
+// The least zoom the Fit command (button, F, a double click) goes to: labels are drawn from 0.54
+// up, but at 0.6 they read at 6-7 px.
 export const FIT_MIN_K = 0.6;
-// The least zoom at which node labels read comfortably (12.5 px text at about 11 px).
+// The least zoom at which node labels read comfortably (12.5 px text at about 11 px): the least
+// of the fits the explorer makes by itself (a new tree, Best line, Collapse, a resize).
 export const READABLE_K = 0.88;
-// A view narrower than this (a phone) never fits below READABLE_K: at FIT_MIN_K its 10 px second
-// lines (MCTS visits, windows) read at 6 px. What does not fit is reached by panning.
-export const NARROW_VIEW_PX = 560;
 
 /** Fill, stroke and text colours by node kind. */
 export const COLORS = {

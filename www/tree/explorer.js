@@ -26,7 +26,7 @@
 //   find.js  why.js  compare.js  details.js (the selected node: touch's way in)  replay.js
 // and the shared tree walk in walk.js.
 
-import { SYNC_LAYOUT_MAX, WORKER_THRESHOLD, POST_PART, COLORS } from './constants.js';
+import { SYNC_LAYOUT_MAX, WORKER_THRESHOLD, POST_PART, COLORS, FIT_MIN_K } from './constants.js';
 import { el, addCss, yieldToFrame, saveBlob } from './dom.js';
 import { nodeName, useScale } from './format.js';
 import { findById } from './walk.js';
@@ -102,7 +102,7 @@ export function mountExplorer(container, options = {}) {
     expandAll: (maxNodes) => x.expandAll(maxNodes),
     collapseAll: () => x.collapseAll(),
     showBestLine: () => x.resetExpansion(true),
-    fit: () => x.fit(true),
+    fit: () => x.fit(true, FIT_MIN_K),
     find: (query, dir = 1) => x.findNext(query, dir),
     /** "Why A and not B": compares two nodes (by id) in the panel; returns the comparison or null. */
     why: (idA, idB) => x.whyByIds(idA, idB),
@@ -216,7 +216,7 @@ class Explorer {
       'div',
       { class: 'ps-toolbar', role: 'toolbar', 'aria-label': 'Tree view controls' },
       this.detected,
-      el('button', { type: 'button', text: 'Fit', title: 'Fit the shown nodes in the view (F)', onclick: () => this.fit(true) }),
+      el('button', { type: 'button', text: 'Fit', title: 'Fit the shown nodes in the view (F)', onclick: () => this.fit(true, FIT_MIN_K) }),
       el('button', { type: 'button', text: 'Best line', title: 'Show the principal variation (P)', onclick: () => this.resetExpansion(true) }),
       el('button', { type: 'button', text: 'Collapse', title: 'Collapse everything below the root (C)', onclick: () => this.collapseAll() }),
       el('button', { type: 'button', text: 'Replay', title: 'Replay the search step by step (R)', 'data-testid': 'replay-open', onclick: () => this.openReplay() }),

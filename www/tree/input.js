@@ -3,7 +3,7 @@
 //
 // Methods of the Explorer (explorer.js), which holds the state they share.
 
-import { NODE_W, NODE_H, LEVEL_GAP, MIN_K, MAX_K } from './constants.js';
+import { NODE_W, NODE_H, LEVEL_GAP, MIN_K, MAX_K, FIT_MIN_K } from './constants.js';
 
 /** Pointer, keyboard and drop. */
 export const inputMethods = {
@@ -127,7 +127,7 @@ export const inputMethods = {
     });
     c.addEventListener('dblclick', (e) => {
       const [sx, sy] = pos(e);
-      if (!this.itemAt(sx, sy)) this.fit(true);
+      if (!this.itemAt(sx, sy)) this.fit(true, FIT_MIN_K);
     });
     c.addEventListener(
       'wheel',
@@ -254,7 +254,7 @@ export const inputMethods = {
           break;
         case 'f':
         case 'F':
-          this.fit(true);
+          this.fit(true, FIT_MIN_K);
           break;
         case 'p':
         case 'P':

@@ -4,7 +4,7 @@
 //
 // Methods of the Explorer (explorer.js), which holds the state they share.
 
-import { NODE_W, NODE_H, ROW_H, COUSIN_GAP, LEVEL_GAP, ANIM_MS, READABLE_K, FIT_MIN_K, SYNC_LAYOUT_MAX } from './constants.js';
+import { NODE_W, NODE_H, ROW_H, COUSIN_GAP, LEVEL_GAP, ANIM_MS, READABLE_K, SYNC_LAYOUT_MAX } from './constants.js';
 import { prefersReducedMotion } from './dom.js';
 import { plural } from './format.js';
 import { treeCounts } from './analysis.js';
@@ -38,7 +38,7 @@ export const viewMethods = {
 
   resetExpansion(animate) {
     if (!this.model) return;
-    this.fitMinK = FIT_MIN_K;
+    this.fitMinK = READABLE_K;
     this.expanded.clear();
     let n = this.model.root;
     for (let d = 0; n && d < this.initialDepth; d++) {
@@ -57,7 +57,7 @@ export const viewMethods = {
 
   collapseAll() {
     if (!this.model) return;
-    this.fitMinK = FIT_MIN_K;
+    this.fitMinK = READABLE_K;
     this.expanded.clear();
     this.expanded.add(this.model.root);
     this.limits.clear();
