@@ -64,6 +64,12 @@ const RFP_MAX_DEPTH: u32 = 6;
 /// searching a move.
 const RFP_MARGIN: f64 = 80.0;
 
+/// Internal iterative reduction (off by default): nodes with at least this many plies left and no
+/// move from the transposition table are searched one ply shallower. Zataxx uses 3; in Ataxx 4
+/// searched the fewest nodes to depth 10, and neither 3 nor 4 was shown stronger at equal time
+/// (docs/ataxx.md, "Search levers (session 17)").
+const IIR_MIN_DEPTH: u32 = 4;
+
 /// Late-move pruning: moves from this place in the order on (0 is the first) may be skipped at a
 /// node with `depth` plies left: 3 at one ply, 7 at two.
 #[inline]
@@ -250,6 +256,8 @@ struct Searcher<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> {
     lmr: bool,
     killers_on: bool,
     history_on: bool,
+    /// Internal iterative reduction (alpha-beta, with a table).
+    iir_on: bool,
     null_on: bool,
     lmp_on: bool,
     futility_on: bool,
@@ -812,6 +820,7 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G,
             lmr: cfg.lmr && cfg.algorithm == Algorithm::Alphabeta,
             killers_on: cfg.killers && cfg.algorithm == Algorithm::Alphabeta,
             history_on: cfg.history && cfg.algorithm == Algorithm::Alphabeta,
+            iir_on: cfg.internal_reduction && cfg.algorithm == Algorithm::Alphabeta,
             null_on: cfg.null_move && cfg.algorithm == Algorithm::Alphabeta,
             lmp_on: cfg.late_move_pruning && cfg.algorithm == Algorithm::Alphabeta,
             futility_on: cfg.futility && cfg.algorithm == Algorithm::Alphabeta,
@@ -1577,7 +1586,7 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G,
         &mut self,
         pos: &G,
         player: PlayerId,
-        depth: u32,
+        mut depth: u32,
         ply: usize,
         mut alpha: f64,
         mut beta: f64,
@@ -1637,6 +1646,23 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G,
                         return e.value;
                     }
                 }
+            }
+        }
+
+        // Internal iterative reduction: without a move from the table the node's order is a
+        // guess, so it is searched a ply shallower (noted as a reduction of the node itself);
+        // its table entry then gives the next iteration a move to search first. Only with a
+        // table (without one, no node would ever have a move).
+        if self.iir_on
+            && depth >= IIR_MIN_DEPTH
+            && use_tt
+            && self.tt.is_some()
+            && tt_move.is_none()
+            && tt_index == NO_INDEX
+        {
+            depth -= 1;
+            if R::ACTIVE {
+                self.rec.reduce(1);
             }
         }
 

@@ -97,6 +97,10 @@ pub trait Recorder<M: Copy> {
     /// closed last under the same parent (the search that failed high) as failed high.
     fn note(&mut self, note: Note);
 
+    /// Adds `plies` to the current node's reduction (an internal iterative reduction: the node
+    /// itself chose to search shallower), on top of any reduction its parent gave it.
+    fn reduce(&mut self, plies: u32);
+
     /// Notes that the current node's value (when it is then closed as answered by the table) or
     /// the move it searches first came from an entry that helper worker `worker` (1 and up) of a
     /// parallel search stored in the shared transposition table.
@@ -130,6 +134,8 @@ impl<M: Copy> Recorder<M> for NoRecorder {
     fn pruned<I: Iterator<Item = M>>(&mut self, _: I, _: PruneReason, _: f64, _: f64, _: f64) {}
     #[inline(always)]
     fn note(&mut self, _: Note) {}
+    #[inline(always)]
+    fn reduce(&mut self, _: u32) {}
     #[inline(always)]
     fn tt_worker(&mut self, _: u8) {}
     #[inline(always)]
@@ -1272,6 +1278,16 @@ impl<M: Copy + Eq> Recorder<M> for Arena<M> {
             if let Some(b) = before.filter(|&b| b != NONE && (b as usize) < i) {
                 self.recs[b as usize].note |= Note::FAILED_HIGH;
             }
+        }
+    }
+
+    fn reduce(&mut self, plies: u32) {
+        if self.paused {
+            return;
+        }
+        if let Some(o) = self.stack.last() {
+            let n = Note(self.recs[o.idx as usize].note);
+            self.recs[o.idx as usize].note = Note::new(n.0, n.reduced() + plies).0;
         }
     }
 

@@ -102,6 +102,7 @@ USAGE:
                             docs/engine-options.md
         --aspiration-window W  the aspiration window's half-width (0: automatic)
         --quiescence N      plies of quiescence extension at unstable positions (default 4)
+        --iir               internal iterative reduction (off by default; docs/engine-options.md)
         --no-ordering       do not order moves by pre-score
         --no-steps          expectimax under a budget: no probability steps (docs/engine-options.md)
         --seed S            seed for random choices
@@ -739,6 +740,8 @@ fn search(args: &[String]) -> Result<(), Usage> {
             "--no-lmp",
             "--futility",
             "--no-futility",
+            "--iir",
+            "--no-iir",
         ],
         &[
             "--position",
@@ -809,6 +812,7 @@ fn search(args: &[String]) -> Result<(), Usage> {
         ("null-move", &mut cfg.null_move),
         ("lmp", &mut cfg.late_move_pruning),
         ("futility", &mut cfg.futility),
+        ("iir", &mut cfg.internal_reduction),
     ] {
         if opts.flag(&format!("--no-{flag}")) {
             *on = false;
