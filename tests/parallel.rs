@@ -390,3 +390,35 @@ fn the_cli_searches_with_threads_and_refuses_a_bad_count() {
     assert_eq!(code, 2);
     assert!(err.contains("threads"), "{err}");
 }
+
+/// The test-only hold (`hold_for_helpers`): the main thread starts its search only once every
+/// helper has completed an iteration of the hold's depth (a handshake, no clock), so each helper
+/// searched at least that deep and the main thread's search used their entries, however the
+/// threads were scheduled.
+#[test]
+fn the_hold_makes_the_main_thread_wait_for_the_helpers_depth() {
+    let pos = random_positions::<Reversi>("reversi", 12, 1, 31).remove(0);
+    for threads in [2u32, 3] {
+        let cfg = SearchConfig {
+            depth: 6,
+            iterative_deepening: true,
+            seed: Some(1),
+            threads,
+            hold_for_helpers: 6,
+            ..SearchConfig::default()
+        };
+        let r = run(&pos, &cfg);
+        assert!(is_legal(&pos, r.best.unwrap()));
+        check_workers(&r.stats, threads, 6);
+        let w = &r.stats.workers;
+        assert!(w[1..].iter().all(|h| h.depth_reached >= 6), "{w:?}");
+        assert!(w[0].tt_hits_other > 0, "{w:?}");
+    }
+    // A helper whose lines all end before the hold's depth counts itself in when it stops.
+    let pos = TicTacToe::new_game("tictactoe").unwrap();
+    let cfg = SearchConfig {
+        hold_for_helpers: 40,
+        ..exact(9, 2)
+    };
+    assert_eq!(run(&pos, &cfg).value, minimax_value(&pos, 9));
+}

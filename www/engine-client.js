@@ -49,6 +49,8 @@ function workerUrl() {
   const url = new URL('./worker.js', import.meta.url);
   const page = typeof location !== 'undefined' ? new URLSearchParams(location.search) : new URLSearchParams();
   for (const key of ['simd', 'threads']) if (page.get(key) === '0') url.searchParams.set(key, '0');
+  // Tests only: `?hold=D` holds each Lazy SMP search's main thread until the helpers reach depth D.
+  if (/^[1-9]\d?$/.test(page.get('hold') || '')) url.searchParams.set('hold', page.get('hold'));
   return url;
 }
 

@@ -150,7 +150,7 @@ const ops = {
       if (plan && build === 'threads') {
         plan.free();
         await startHelpers(n - 1);
-        options = { ...opts, threads: n };
+        options = { ...opts, threads: n, ...HOLD };
       } else if (plan) return splitSearch(plan, options, threads, id);
     }
     let last = null;
@@ -240,6 +240,15 @@ const ops = {
 // runs the helper thread's search the engine put in that helper's slot until the search stops it
 // (src/search/wasm_threads.rs). They are started before the search, never during it: this worker
 // is blocked in the engine while it searches, and a worker's start needs its parent's event loop.
+
+/** Tests only: `?hold=D` in this worker's URL (passed on from the page's by engine-client.js) makes
+ * every Lazy SMP search hold its main thread until each helper has completed depth D
+ * (`hold_for_helpers`, docs/engine-options.md), so that a test sees the helpers' work however the
+ * workers are scheduled. */
+const HOLD = (() => {
+  const d = Number(new URL(self.location.href).searchParams.get('hold'));
+  return Number.isInteger(d) && d > 0 ? { hold_for_helpers: d } : {};
+})();
 
 /** The helper workers, started on first use and kept. */
 const helpers = [];

@@ -202,6 +202,17 @@ pub struct SearchConfig {
     /// proven the same. Proven values back up, proven-lost moves are no longer tried, the search
     /// ends once the root is proven and a proven win is played. Two-player games only.
     pub mcts_solver: bool,
+    /// Tests only (0, the default: off). With `threads` above 1, the main thread starts its
+    /// search only once every helper has completed an iteration of this depth (or stopped: every
+    /// line ended), a handshake with no clock, so that a test sees the helpers' work however the
+    /// threads are scheduled (and fails if they do none). A search pays nothing for it when 0.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub hold_for_helpers: u32,
+}
+
+/// Whether a number is 0 (a setting left out of the tree document's header when off).
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 /// The most threads a search may use.
@@ -284,6 +295,7 @@ impl Default for SearchConfig {
             mcts_priors: true,
             threads: 1,
             mcts_solver: true,
+            hold_for_helpers: 0,
         }
     }
 }

@@ -107,7 +107,9 @@ pub(crate) struct Helpers<'a> {
 impl<'a> Helpers<'a> {
     /// Hands `jobs[i]` to helper `i` and posts it its index. Errors when there are more jobs than
     /// registered helpers (the page starts them before the search), or none are registered.
-    pub fn start(jobs: Vec<Job<'a>>) -> Result<Self, Error> {
+    /// `patient`: wait until every helper posted has taken its job, however long that takes (the
+    /// test-only hold, `SearchConfig::hold_for_helpers`), instead of [`START_WAIT_MS`] at most.
+    pub fn start(jobs: Vec<Job<'a>>, patient: bool) -> Result<Self, Error> {
         let count = jobs.len();
         let available = POSTER.with(|p| p.borrow().as_ref().map_or(0, |(n, _)| *n)) as usize;
         if count > available {
@@ -144,6 +146,10 @@ impl<'a> Helpers<'a> {
         for slot in &SLOTS[..count] {
             let mut state = lock(slot);
             while matches!(*state, State::Pending(_)) {
+                if patient {
+                    state = slot.changed.wait(state).unwrap_or_else(|e| e.into_inner());
+                    continue;
+                }
                 let left = deadline - crate::core::now_ms();
                 if left <= 0.0 {
                     break;
@@ -156,6 +162,14 @@ impl<'a> Helpers<'a> {
             }
         }
         Ok(helpers)
+    }
+
+    /// How many helpers have taken their job: with a patient start, every one posted; otherwise
+    /// those that took it within [`START_WAIT_MS`] (a later one joins in when it does).
+    pub fn started(&self) -> usize {
+        (0..self.count)
+            .filter(|&i| matches!(*lock(&SLOTS[i]), State::Running | State::Done(_)))
+            .count()
     }
 
     /// Waits for every helper's job (each must already have been told to stop) and returns the

@@ -11,6 +11,7 @@
 use super::super::config::MAX_THREADS;
 use super::*;
 use crate::tree::WorkerStats;
+use std::sync::{Condvar, Mutex};
 
 /// The deepest iteration a helper starts (the main thread stops it long before, as a rule).
 const HELPER_MAX_DEPTH: u32 = 64;
@@ -43,16 +44,22 @@ pub(super) fn run_parallel<G: Game, E: Evaluator<G>, R: Restart<G>>(
 ) -> Result<SearchResult<G::Move>, Error> {
     let table = SharedTable::take(cfg.tt_bits);
     let halt = AtomicBool::new(false);
+    let hold = (cfg.hold_for_helpers > 0).then(Hold::default);
     let result = {
-        let (table, halt) = (&table, &halt);
+        let (table, halt, hold) = (&table, &halt, hold.as_ref());
         let jobs: Vec<Job<'_>> = (1..cfg.threads.min(MAX_THREADS))
             .map(|id| {
                 let pos = root.clone();
-                Box::new(move || helper(pos, eval, cfg, table, halt, id as u8, root_player))
-                    as Job<'_>
+                Box::new(move || {
+                    let h = Shared { table, halt, hold };
+                    helper(pos, eval, cfg, h, id as u8, root_player)
+                }) as Job<'_>
             })
             .collect();
-        with_helpers(jobs, halt, |join| {
+        with_helpers(jobs, halt, hold.is_some(), |join, started| {
+            if let Some(hold) = hold {
+                hold.wait(started);
+            }
             let finish = move || {
                 halt.store(true, Ordering::Relaxed);
                 join()
@@ -74,22 +81,64 @@ pub(super) fn run_parallel<G: Game, E: Evaluator<G>, R: Restart<G>>(
     result
 }
 
+/// What the main thread shares with its helpers: the table, the stop flag and, in tests, the
+/// hold ([`SearchConfig::hold_for_helpers`]).
+#[derive(Clone, Copy)]
+struct Shared<'a> {
+    table: &'a SharedTable,
+    halt: &'a AtomicBool,
+    hold: Option<&'a Hold>,
+}
+
+/// The test-only hold ([`SearchConfig::hold_for_helpers`]): each helper counts itself in once it
+/// has completed an iteration of the hold's depth, or when it stops (whichever comes first), and
+/// the main thread waits until every helper that started has. A handshake, not a clock: it holds
+/// however slowly the helpers are scheduled, and ends as soon as they are there.
+#[derive(Default)]
+struct Hold {
+    arrived: Mutex<usize>,
+    changed: Condvar,
+}
+
+impl Hold {
+    /// One helper is there.
+    fn arrive(&self) {
+        *self.arrived.lock().unwrap_or_else(|e| e.into_inner()) += 1;
+        self.changed.notify_all();
+    }
+
+    /// Waits until `helpers` helpers are there.
+    fn wait(&self, helpers: usize) {
+        let mut arrived = self.arrived.lock().unwrap_or_else(|e| e.into_inner());
+        while *arrived < helpers {
+            arrived = self
+                .changed
+                .wait(arrived)
+                .unwrap_or_else(|e| e.into_inner());
+        }
+    }
+}
+
 /// Runs `main` on this thread while each of `jobs` runs on a helper thread of its own (native
 /// threads, scoped to this call). `main` is given the function that waits for the helpers and
-/// returns their statistics (each must have been told to stop through `halt` first). When `main`
-/// returns, `halt` is raised in any case (after an early error it was not), and the helpers are
-/// waited for before this returns.
+/// returns their statistics (each must have been told to stop through `halt` first), and the
+/// number of helpers started. When `main` returns, `halt` is raised in any case (after an early
+/// error it was not), and the helpers are waited for before this returns. (`patient`: wait
+/// however long the helpers take to start, for the test-only hold; native threads always start.)
 #[cfg(not(all(target_arch = "wasm32", target_feature = "atomics")))]
 fn with_helpers<'a, T>(
     jobs: Vec<Job<'a>>,
     halt: &AtomicBool,
-    main: impl FnOnce(Box<dyn FnOnce() -> Vec<WorkerStats> + '_>) -> T,
+    _patient: bool,
+    main: impl FnOnce(Box<dyn FnOnce() -> Vec<WorkerStats> + '_>, usize) -> T,
 ) -> Result<T, Error> {
     Ok(std::thread::scope(|scope| {
         let handles: Vec<_> = jobs.into_iter().map(|job| scope.spawn(job)).collect();
-        let r = main(Box::new(move || {
-            handles.into_iter().filter_map(|h| h.join().ok()).collect()
-        }));
+        let started = handles.len();
+        let r = main(
+            Box::new(move || handles.into_iter().filter_map(|h| h.join().ok()).collect()),
+            started,
+        );
         halt.store(true, Ordering::Relaxed);
         r
     }))
@@ -97,14 +146,18 @@ fn with_helpers<'a, T>(
 
 /// [`with_helpers`] in the WebAssembly threads build: the jobs go to the helper Web Workers the
 /// page started (`src/search/wasm_threads.rs`); an error when there are fewer than asked for.
+/// `patient`: wait for every helper to take its job, however long that takes (the test-only
+/// hold), instead of a second at most.
 #[cfg(all(target_arch = "wasm32", target_feature = "atomics"))]
 fn with_helpers<'a, T>(
     jobs: Vec<Job<'a>>,
     halt: &AtomicBool,
-    main: impl FnOnce(Box<dyn FnOnce() -> Vec<WorkerStats> + '_>) -> T,
+    patient: bool,
+    main: impl FnOnce(Box<dyn FnOnce() -> Vec<WorkerStats> + '_>, usize) -> T,
 ) -> Result<T, Error> {
-    let helpers = super::super::wasm_threads::Helpers::start(jobs)?;
-    let r = main(Box::new(|| helpers.join()));
+    let helpers = super::super::wasm_threads::Helpers::start(jobs, patient)?;
+    let started = helpers.started();
+    let r = main(Box::new(|| helpers.join()), started);
     halt.store(true, Ordering::Relaxed);
     // Dropping `helpers` waits for every job still running.
     drop(helpers);
@@ -116,11 +169,13 @@ fn helper<G: Game, E: Evaluator<G>>(
     root: G,
     eval: &E,
     cfg: &SearchConfig,
-    table: &SharedTable,
-    halt: &AtomicBool,
+    shared: Shared<'_>,
     id: u8,
     root_player: PlayerId,
 ) -> WorkerStats {
+    let Shared { table, halt, hold } = shared;
+    // The test-only hold: counted in once, after an iteration of its depth or on stopping.
+    let mut holding = hold;
     let hcfg = SearchConfig {
         time_ms: None,
         node_budget: None,
@@ -160,6 +215,11 @@ fn helper<G: Game, E: Evaluator<G>>(
                 break;
             }
             completed = depth;
+            if depth >= cfg.hold_for_helpers {
+                if let Some(h) = holding.take() {
+                    h.arrive();
+                }
+            }
             // Next iteration: best first, the rest by this iteration's values.
             let mut ranked: Vec<(usize, f64)> = values.iter().map(|v| (v.0, v.1)).collect();
             ranked.sort_by(|a, b| b.1.total_cmp(&a.1));
@@ -171,6 +231,9 @@ fn helper<G: Game, E: Evaluator<G>>(
             }
             depth += 1;
         }
+    }
+    if let Some(h) = holding {
+        h.arrive();
     }
     WorkerStats {
         worker: id as u32,
@@ -291,7 +354,12 @@ mod recording {
         let table = SharedTable::take(cfg.tt_bits);
         let halt = AtomicBool::new(false);
         // Tic-tac-toe's helper stops by itself once every line reaches the end of the game.
-        let stats = helper(pos.clone(), &eval, &cfg, &table, &halt, 1, player);
+        let shared = Shared {
+            table: &table,
+            halt: &halt,
+            hold: None,
+        };
+        let stats = helper(pos.clone(), &eval, &cfg, shared, 1, player);
         assert!(stats.depth_reached >= 9, "the helper searched to the end");
         let rec = Arena::take(cfg.node_cap, cfg.tree_max_bytes);
         let r = run(
