@@ -20,7 +20,7 @@ const COUNTS = [1, 2, ...(process.env.WORKERS ? [Number(process.env.WORKERS)] : 
 const depths = (v, d) => (v || d).split(/\s+/).filter(Boolean).map(Number);
 const CASES = [
   ...depths(process.env.REVERSI_DEPTH, '12 13').map((depth) => ({ game: 'reversi', moves: 'f5 d6 c3 d3 c4 f4 c5 b3 c2 e6 c6 b4', depth })),
-  ...depths(process.env.ATAXX_DEPTH, '8 9').map((depth) => ({ game: 'ataxx', moves: '', depth })),
+  ...depths(process.env.ATAXX_DEPTH, '10 11').map((depth) => ({ game: 'ataxx', moves: '', depth })),
 ];
 // LMR=0 turns late-move reductions off, so that one and two workers search the same tree's value
 // (with reductions a null-window test at another worker's bound is reduced differently).
@@ -40,7 +40,7 @@ for (const c of CASES) {
       const build = await client.build();
       await client.open(c.game);
       for (const m of c.moves.split(' ').filter(Boolean)) await client.play(m);
-      const res = Object.fromEntries(counts.map((n) => [n, { ms: [], nodes: 0, value: null, move: null }]));
+      const res = Object.fromEntries(counts.map((n) => [n, { ms: [], nodes: 0, value: null, move: null, mains: [] }]));
       // One search each first, so that every worker has loaded its engine before the clock runs.
       for (const n of counts) await client.search({ ...options, depth: 2, threads: n });
       for (let r = 0; r < runs; r++) {
@@ -51,6 +51,7 @@ for (const c of CASES) {
           // Lazy SMP reports the main thread's nodes as the run's: the sum over every worker.
           res[n].nodes = build === 'threads' && rep.stats.workers ? rep.stats.workers.reduce((a, w) => a + w.nodes, 0) : rep.stats.nodes;
           res[n].main = rep.stats.nodes;
+          res[n].mains.push(rep.stats.nodes);
           res[n].value = rep.value;
           res[n].move = rep.move;
           res[n].workers = rep.stats.workers || null;
@@ -67,10 +68,15 @@ server.stop();
 const after = loadavg()[0];
 const how = rows[0]?.build === 'threads' ? 'Lazy SMP in shared memory (threads build)' : `split search without shared memory (${rows[0]?.build} build)`;
 console.log(`fixed-depth search in Chromium, best of ${RUNS} runs taken in turn, ${how}; load average ${before.toFixed(2)} before, ${after.toFixed(2)} after (2 cores)`);
-// With Lazy SMP the last column is 1 worker's nodes over the main thread's (whose search is the
-// answer): the speed-up to expect when each worker has a free core (natively: `plyscope bench
-// --parallel`); with the split search, the nodes over 1 worker's.
-console.log(`game      depth  workers        ms        nodes   value  move   speed-up  nodes/1-worker nodes  ${rows[0]?.build === 'threads' ? '1-worker/main nodes' : ''}`);
+// With Lazy SMP the last columns are 1 worker's nodes over the main thread's (whose search is the
+// answer), the median over the runs and the last run's: the speed-up to expect when each worker
+// has a free core (natively: `plyscope bench --parallel`); with the split search, the nodes over
+// 1 worker's.
+console.log(`game      depth  workers        ms        nodes   value  move   speed-up  nodes/1-worker nodes  ${rows[0]?.build === 'threads' ? '1-worker/main nodes: median, last' : ''}`);
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
 for (const { c, out } of rows) {
   const base = Math.min(...out[1].ms);
   for (const n of COUNTS) {
@@ -78,7 +84,9 @@ for (const { c, out } of rows) {
     const ms = Math.min(...r.ms);
     console.log(
       `${c.game.padEnd(9)} ${String(c.depth).padStart(5)} ${String(n).padStart(8)} ${ms.toFixed(1).padStart(9)} ${String(r.nodes).padStart(12)} ${String(r.value).padStart(7)}  ${String(r.move).padEnd(5)} ${(base / ms).toFixed(2).padStart(8)}x ${(r.nodes / out[1].nodes).toFixed(2).padStart(8)}x` +
-        (rows[0]?.build === 'threads' ? ` ${(out[1].main / r.main).toFixed(2).padStart(20)}x` : ''),
+        (rows[0]?.build === 'threads'
+          ? ` ${median(r.mains.map((m, i) => out[1].mains[i] / m)).toFixed(2).padStart(20)}x ${(out[1].main / r.main).toFixed(2).padStart(6)}x`
+          : ''),
     );
     // DETAIL=1: each worker's work in the last run (nodes, deepest completed depth, table hits and
     // those on another worker's entries), to compare with `plyscope search --threads` natively.

@@ -6,6 +6,14 @@
 //! that catches a slot half-written by another thread sees a check word that does not match the
 //! key and treats the slot as empty (the "XOR trick" of Hyatt and Mann's lockless hashing).
 //!
+//! Slots come in pairs (buckets of two, at the key's slot rounded down to even): the first keeps
+//! the deeper result (depth-preferred: it takes an entry at least as deep as the one it holds),
+//! the second takes every other one (always-replace). With one slot per key, two threads writing
+//! twice as many entries as one evicted each other's deep entries, and the main thread of a
+//! parallel search searched more nodes: Reversi depth 13 from the bench's midgame, 2 threads, 1
+//! thread's nodes over the main thread's were a median 1.37x with one slot and 1.83x with buckets
+//! of two (5 runs each taken in turn, natively; docs/benchmarks.md, session 17).
+//!
 //! Moves are generic, so the table stores the best move as its index in the position's
 //! [`Game::legal_moves`](crate::core::Game::legal_moves) list (generation order, which is
 //! deterministic), and the searcher maps it back after generating the moves.
@@ -23,7 +31,7 @@ struct Slot {
     meta: AtomicU64,
 }
 
-/// A table of `2^bits` slots shared by reference between threads.
+/// A table of `2^bits` slots (`2^(bits - 1)` buckets of two) shared by reference between threads.
 pub(crate) struct SharedTable {
     slots: Vec<Slot>,
     mask: u64,
@@ -91,11 +99,38 @@ impl SharedTable {
     /// `index`).
     #[inline]
     pub fn probe<M: Copy>(&self, key: u64) -> Option<Entry<M>> {
-        let slot = &self.slots[(key & self.mask) as usize];
+        let (first, second) = self.bucket(key);
+        self.read(first, key).or_else(|| self.read(second, key))
+    }
+
+    /// The two slots of `key`'s bucket: the depth-preferred one and the always-replace one.
+    #[inline]
+    fn bucket(&self, key: u64) -> (&Slot, &Slot) {
+        let i = (key & self.mask & !1) as usize;
+        (&self.slots[i], &self.slots[i + 1])
+    }
+
+    /// The slot's words: the key they check against and the details (0 for a slot of another
+    /// search or half-written: its generation or key does not match).
+    #[inline]
+    fn words(slot: &Slot) -> (u64, u64, u64) {
         let meta = slot.meta.load(Relaxed);
         let value = slot.value.load(Relaxed);
         let check = slot.check.load(Relaxed);
-        if check ^ value ^ meta != key || (meta >> 8) as u8 != self.generation {
+        (check ^ value ^ meta, value, meta)
+    }
+
+    /// Whether details `meta` are of this search.
+    #[inline]
+    fn current(&self, meta: u64) -> bool {
+        (meta >> 8) as u8 == self.generation
+    }
+
+    /// The entry in `slot` if it is `key`'s, of this search and whole.
+    #[inline]
+    fn read<M: Copy>(&self, slot: &Slot, key: u64) -> Option<Entry<M>> {
+        let (k, value, meta) = Self::words(slot);
+        if k != key || !self.current(meta) {
             return None;
         }
         Some(Entry {
@@ -115,7 +150,10 @@ impl SharedTable {
         })
     }
 
-    /// Stores a result, keeping a deeper one of the same position from this search.
+    /// Stores a result, keeping a deeper one of the same position from this search: in the slot
+    /// that holds this position already, else in the depth-preferred slot when the result is at
+    /// least as deep as what that holds (or it holds nothing of this search), else in the
+    /// always-replace slot.
     #[inline]
     #[allow(clippy::too_many_arguments)]
     pub fn store(
@@ -128,16 +166,25 @@ impl SharedTable {
         index: u16,
         writer: u8,
     ) {
-        let slot = &self.slots[(key & self.mask) as usize];
-        let old_meta = slot.meta.load(Relaxed);
-        let old_value = slot.value.load(Relaxed);
-        let old_check = slot.check.load(Relaxed);
-        if old_check ^ old_value ^ old_meta == key
-            && (old_meta >> 8) as u8 == self.generation
-            && (old_meta as u8) as u32 > depth
-        {
-            return;
-        }
+        let (first, second) = self.bucket(key);
+        let (k1, _, m1) = Self::words(first);
+        let (k2, _, m2) = Self::words(second);
+        let deeper = |meta: u64| (meta as u8) as u32 > depth;
+        let slot = if k1 == key && self.current(m1) {
+            if deeper(m1) {
+                return;
+            }
+            first
+        } else if k2 == key && self.current(m2) {
+            if deeper(m2) {
+                return;
+            }
+            second
+        } else if !self.current(m1) || !deeper(m1) {
+            first
+        } else {
+            second
+        };
         let meta = pack(
             depth.min(255) as u8,
             self.generation,
@@ -180,11 +227,38 @@ mod tests {
     }
 
     #[test]
+    fn a_bucket_keeps_the_deeper_entry_and_the_latest_other_one() {
+        let t = SharedTable::take(10);
+        // Four keys of one bucket (slots 40 and 41).
+        let [a, b, c, d] = [40u64, 41 + (1 << 10), 40 + (2 << 10), 41 + (3 << 10)];
+        t.store(a, 6, 1.0, Bound::Exact, false, 0, 0);
+        t.store(b, 2, 2.0, Bound::Exact, false, 0, 1);
+        // The shallower entry went to the always-replace slot: both are there.
+        assert_eq!(t.probe::<u8>(a).map(|e| e.value), Some(1.0));
+        assert_eq!(t.probe::<u8>(b).map(|e| e.value), Some(2.0));
+        // Another shallow one replaces it, not the deep one.
+        t.store(c, 3, 3.0, Bound::Lower, false, 0, 1);
+        assert!(t.probe::<u8>(b).is_none());
+        assert_eq!(t.probe::<u8>(a).map(|e| e.value), Some(1.0));
+        assert_eq!(t.probe::<u8>(c).map(|e| e.value), Some(3.0));
+        // A result at least as deep takes the depth-preferred slot.
+        t.store(d, 6, 4.0, Bound::Upper, false, 0, 1);
+        assert!(t.probe::<u8>(a).is_none());
+        assert_eq!(t.probe::<u8>(d).map(|e| e.value), Some(4.0));
+        assert_eq!(t.probe::<u8>(c).map(|e| e.value), Some(3.0));
+        // A position already in the always-replace slot is updated there (no copy in both).
+        t.store(c, 4, 5.0, Bound::Exact, false, 0, 1);
+        assert_eq!(t.probe::<u8>(c).map(|e| (e.value, e.depth)), Some((5.0, 4)));
+        assert_eq!(t.probe::<u8>(d).map(|e| e.value), Some(4.0));
+    }
+
+    #[test]
     fn a_torn_slot_reads_as_empty_and_a_new_generation_hides_old_entries() {
         let t = SharedTable::take(10);
         t.store(99, 5, 3.0, Bound::Exact, false, 0, 0);
         // Half a write by another thread: the value changed, the check word did not.
-        let slot = &t.slots[99];
+        // Key 99's bucket is slots 98 and 99; the empty bucket's first slot took it.
+        let slot = &t.slots[98];
         slot.value.store(7.0f64.to_bits(), Relaxed);
         assert!(t.probe::<u8>(99).is_none());
         t.store(99, 5, 3.0, Bound::Exact, false, 0, 0);
