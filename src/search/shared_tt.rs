@@ -201,6 +201,21 @@ impl SharedTable {
 }
 
 #[cfg(test)]
+impl SharedTable {
+    /// Every whole entry of this search: (depth, bound, best-move index).
+    pub fn entries(&self) -> Vec<(u8, Bound, u16)> {
+        self.slots
+            .iter()
+            .filter_map(|slot| {
+                let (key, _, _) = Self::words(slot);
+                self.read::<u8>(slot, key)
+                    .map(|e| (e.depth, e.bound, e.index))
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
 mod tests {
     use super::super::tt::NO_INDEX;
     use super::*;

@@ -270,12 +270,14 @@ mod tests {
     use crate::games::reversi::Reversi;
     use crate::games::Playable;
 
-    /// The main thread alone on the shared table (no helper) searches exactly the tree of a
-    /// single-threaded search: the shared table keeps every node's best move, also where moves
-    /// are ordered in place (before, it kept none there, and Reversi depth 13 searched 10 % more
-    /// nodes on it).
+    /// The shared table keeps every node's best move, also where moves are ordered in place
+    /// (history, killers): before 1f1246b it kept none there (at depth 8 here, 597 of 803 cut
+    /// entries and 2,673 of 3,784 fail-low entries had no move), and the main thread of a parallel
+    /// search searched 10 % more nodes on it (Reversi depth 13). (Until the table's buckets, the
+    /// main thread alone on it searched exactly the single-threaded tree; buckets keep other
+    /// entries than the single-threaded table's one slot a position.)
     #[test]
-    fn the_shared_table_alone_searches_the_single_threaded_tree() {
+    fn the_shared_table_keeps_every_nodes_best_move() {
         let mut pos = Reversi::new(8).expect("8x8");
         for m in "f5 d6 c3 d3 c4 f4 c5 b3 c2 e6 c6 b4".split(' ') {
             let mv = pos.parse_move(m).expect("a move");
@@ -307,12 +309,20 @@ mod tests {
             )
             .expect("a result")
         };
-        let local = alone(None);
         let table = SharedTable::take(cfg.tt_bits);
-        let shared = alone(Some(&table));
+        let r = alone(Some(&table));
+        let entries = table.entries();
         table.give_back();
-        assert_eq!(shared.stats.nodes, local.stats.nodes);
-        assert_eq!((shared.best, shared.value), (local.best, local.value));
+        assert_eq!(r.stats.depth_reached, 8);
+        assert!(entries.len() > 1000, "{} entries", entries.len());
+        let moveless: Vec<_> = entries.iter().filter(|e| e.2 == NO_INDEX).collect();
+        assert!(
+            moveless.is_empty(),
+            "{} of {} entries without a move: {:?}",
+            moveless.len(),
+            entries.len(),
+            &moveless[..moveless.len().min(5)]
+        );
     }
 }
 
