@@ -152,15 +152,7 @@ fn the_shipped_weights_load_and_are_symmetric() {
         }
     }
     // The file round-trips, and broken files are refused with a reason.
-    let bytes = encode(&w);
-    assert_eq!(decode(&bytes).unwrap(), w);
-    assert!(decode(&bytes[..bytes.len() - 1]).is_err());
-    assert!(decode(b"PLYATX00........")
-        .unwrap_err()
-        .contains("PLYATX01"));
-    let mut short = bytes.clone();
-    short[12] ^= 1;
-    assert!(decode(&short).unwrap_err().contains("expected"));
+    common::weights_file_round_trips(&w, encode, decode, b"PLYATX00........", "PLYATX01");
 }
 
 #[test]

@@ -286,15 +286,14 @@ pub fn fit(
 
 /// Fits one phase's weights `block` to the rows `rows` yields, each with its sample's index: one
 /// in ten (index 9, 19, ...) is held out, to report the error on positions the fit did not see;
-/// the others are fitted ([`fit`]). Tied entries then take their representative's weight
-/// (`tie[j]`, from [`tie_groups`]).
+/// the others are fitted ([`fit`], with `settings`' epochs and shrink). Tied entries then take
+/// their representative's weight (`tie[j]`, from [`tie_groups`]).
 pub fn fit_phase(
     shape: Shape,
     block: &mut [f32],
     tie: &[u32],
     rows: impl Iterator<Item = (usize, Row)>,
-    epochs: usize,
-    shrink: f32,
+    settings: &SelfPlay,
     inputs: usize,
 ) -> FitReport {
     let (mut fit_rows, mut held_rows) = (Vec::new(), Vec::new());
@@ -305,7 +304,15 @@ pub fn fit_phase(
             fit_rows.push(r);
         }
     }
-    let rep = fit(shape, block, &fit_rows, &held_rows, epochs, shrink, inputs);
+    let rep = fit(
+        shape,
+        block,
+        &fit_rows,
+        &held_rows,
+        settings.epochs,
+        settings.shrink,
+        inputs,
+    );
     for j in 0..block.len() {
         block[j] = block[tie[j] as usize];
     }

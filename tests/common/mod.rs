@@ -263,3 +263,22 @@ pub fn pattern_terms_flip_with_the_side<G: Game, E: plyscope::core::Evaluator<G>
         }
     }
 }
+
+/// Checks a pattern weights file format on weights `w`: `encode` then `decode` gives `w` back, and
+/// a cut file, a file of another version (`magic_old`, whose error names `magic`) and a file with
+/// a wrong count are refused with a reason.
+pub fn weights_file_round_trips(
+    w: &[i16],
+    encode: fn(&[i16]) -> Vec<u8>,
+    decode: fn(&[u8]) -> Result<Vec<i16>, String>,
+    magic_old: &[u8],
+    magic: &str,
+) {
+    let bytes = encode(w);
+    assert_eq!(decode(&bytes).unwrap(), w);
+    assert!(decode(&bytes[..bytes.len() - 1]).is_err());
+    assert!(decode(magic_old).unwrap_err().contains(magic));
+    let mut short = bytes.clone();
+    short[12] ^= 1;
+    assert!(decode(&short).unwrap_err().contains("expected"));
+}

@@ -2,20 +2,15 @@
 //! (`plyscope::games::ataxx::train`) and writes a weights file.
 
 use super::train_options;
-use super::{Opts, Usage};
+use super::Usage;
 use plyscope::games::ataxx::train::{self, TrainConfig};
 use plyscope::games::ataxx::{patterns, AtaxxEval};
 use std::time::Instant;
 
 /// Runs the command.
 pub fn run(args: &[String]) -> Result<(), Usage> {
-    let valued =
-        train_options::valued_with_shared(&["--out", "--depth", "--eval", "--final-share"]);
-    let opts = Opts::parse(args, &[], &valued)?;
-    let out = opts
-        .value("--out")
-        .ok_or_else(|| Usage("train-ataxx needs --out FILE (where the weights go)".into()))?
-        .to_string();
+    let (opts, out) =
+        train_options::parse(args, &["--depth", "--eval", "--final-share"], "train-ataxx")?;
     let d = TrainConfig::default();
     let cfg = TrainConfig {
         self_play: train_options::self_play(&opts, d.self_play)?,

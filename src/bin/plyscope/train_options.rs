@@ -15,9 +15,16 @@ pub const SHARED: [&str; 7] = [
     "--shrink",
 ];
 
-/// `valued` (a command's own options that take a value) and the shared ones, for [`Opts::parse`].
-pub fn valued_with_shared<'a>(valued: &[&'a str]) -> Vec<&'a str> {
-    valued.iter().copied().chain(SHARED).collect()
+/// Parses a `train-*` command's `args`: its own options that take a value (`own`), the shared
+/// ones and `--out FILE`, which it needs. Returns the options and the output path.
+pub fn parse(args: &[String], own: &[&str], command: &str) -> Result<(Opts, String), Usage> {
+    let valued: Vec<&str> = own.iter().copied().chain(SHARED).chain(["--out"]).collect();
+    let opts = Opts::parse(args, &[], &valued)?;
+    let out = opts
+        .value("--out")
+        .ok_or_else(|| Usage(format!("{command} needs --out FILE (where the weights go)")))?
+        .to_string();
+    Ok((opts, out))
 }
 
 /// The shared settings from `opts`, each defaulting to `d`'s, checked ([`SelfPlay::check`]).

@@ -2,20 +2,18 @@
 //! (`plyscope::games::reversi::train`) and writes a weights file.
 
 use super::train_options;
-use super::{Opts, Usage};
+use super::Usage;
 use plyscope::games::reversi::patterns;
 use plyscope::games::reversi::train::{self, TrainConfig};
 use std::time::Instant;
 
 /// Runs the command.
 pub fn run(args: &[String]) -> Result<(), Usage> {
-    let valued =
-        train_options::valued_with_shared(&["--out", "--play-depth", "--exact", "--label-depth"]);
-    let opts = Opts::parse(args, &[], &valued)?;
-    let out = opts
-        .value("--out")
-        .ok_or_else(|| Usage("train-reversi needs --out FILE (where the weights go)".into()))?
-        .to_string();
+    let (opts, out) = train_options::parse(
+        args,
+        &["--play-depth", "--exact", "--label-depth"],
+        "train-reversi",
+    )?;
     let d = TrainConfig::default();
     let cfg = TrainConfig {
         self_play: train_options::self_play(&opts, d.self_play)?,

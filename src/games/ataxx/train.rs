@@ -239,8 +239,7 @@ pub fn train(
             block,
             &tie,
             rows,
-            cfg.self_play.epochs,
-            cfg.self_play.shrink,
+            &cfg.self_play,
             NUM_PLACEMENTS + NUM_SCALARS,
         );
         log(&format!(
