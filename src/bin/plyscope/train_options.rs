@@ -3,6 +3,7 @@
 
 use super::{Opts, Usage};
 use plyscope::games::pattern_fit::SelfPlay;
+use std::time::Instant;
 
 /// The shared options, each followed by a value.
 pub const SHARED: [&str; 7] = [
@@ -40,4 +41,16 @@ pub fn self_play(opts: &Opts, d: SelfPlay) -> Result<SelfPlay, Usage> {
     };
     s.check().map_err(Usage)?;
     Ok(s)
+}
+
+/// Writes a trained weights file's `bytes` to `out` and reports its size and the command's total
+/// time since `started`.
+pub fn write_weights(out: &str, bytes: &[u8], started: Instant) -> Result<(), Usage> {
+    std::fs::write(out, bytes).map_err(|e| Usage(format!("cannot write {out}: {e}")))?;
+    eprintln!(
+        "wrote {out} ({} bytes); total {:.1} s",
+        bytes.len(),
+        started.elapsed().as_secs_f64()
+    );
+    Ok(())
 }

@@ -54,11 +54,5 @@ pub fn run(args: &[String]) -> Result<(), Usage> {
     let (w, _) = train::train(&cfg, &mut samples, |line| eprintln!("{line}"));
     eprintln!("fitted in {:.1} s", t2.elapsed().as_secs_f64());
     let bytes = patterns::encode(&train::quantise(&w));
-    std::fs::write(&out, &bytes).map_err(|e| Usage(format!("cannot write {out}: {e}")))?;
-    eprintln!(
-        "wrote {out} ({} bytes); total {:.1} s",
-        bytes.len(),
-        t.elapsed().as_secs_f64()
-    );
-    Ok(())
+    train_options::write_weights(&out, &bytes, t)
 }
