@@ -737,6 +737,23 @@ fn internal_iterative_reduction_searches_nodes_without_a_table_move_a_ply_shallo
     };
     assert!(reduced(true) > 0);
     assert_eq!(reduced(false), 0);
+    // The run's `reductions` count them too (late-move reductions off: nothing else reduces).
+    let counted = |iir: bool| {
+        let cfg = SearchConfig {
+            depth: 6,
+            iterative_deepening: true,
+            lmr: false,
+            internal_reduction: iir,
+            ..SearchConfig::default()
+        };
+        let eval = Ataxx::evaluator("").unwrap();
+        search(&pos, &eval, &cfg, Hooks::default())
+            .unwrap()
+            .stats
+            .reductions
+    };
+    assert!(counted(true) > 0);
+    assert_eq!(counted(false), 0);
     // Without a table no node would ever have a move: the switch then does nothing.
     let without_table = |iir: bool| {
         recorded(

@@ -1661,6 +1661,7 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G,
             && tt_index == NO_INDEX
         {
             depth -= 1;
+            self.reductions += 1;
             if R::ACTIVE {
                 self.rec.reduce(1);
             }

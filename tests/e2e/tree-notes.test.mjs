@@ -5,7 +5,7 @@
 // speed. Screenshots: target/screenshots/tree-notes-*.png.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useBrowser, openExplorer, openApp, pickGame, appState, shot, settle } from './harness.mjs';
+import { useBrowser, openExplorer, openApp, pickGame, appState, shot, settle, clickMove } from './harness.mjs';
 
 const env = useBrowser();
 
@@ -53,6 +53,17 @@ test('the tooltip says why a node was searched shallower, again or not at all, a
   // The board preview of c3's position is drawn before the picture is taken.
   await page.waitForSelector('canvas.tree-preview[data-state=drawn]', { timeout: 10000 });
   await shot(page, 'tree-notes-reduced');
+  // A run with internal iterative reduction on: a reduction may also be the node's own.
+  await page.locator('[data-testid=tree-json]').fill(JSON.stringify({ ...DOC, settings: { internal_reduction: true, lmr: true } }));
+  await page.locator('[data-testid=load-tree]').click();
+  await page.waitForFunction(() => window.explorer.model()?.settings?.length === 2);
+  await settle(page);
+  const own = await hover(page, 7);
+  assert.match(own, /searched 1 ply shallower: a late-move reduction .*, or one ply the node took off itself \(internal iterative reduction, on in this run: the transposition table had no move for it\)/);
+  await page.locator('[data-testid=tree-json]').fill(JSON.stringify(DOC));
+  await page.locator('[data-testid=load-tree]').click();
+  await page.waitForFunction(() => window.explorer.model()?.settings?.length === 0);
+  await settle(page);
   const failed = await hover(page, 3);
   assert.match(failed, /so the same move was searched again/);
   const again = await hover(page, 5);
@@ -81,8 +92,11 @@ test('a Reversi search on the page shows null windows in the tree, and its toolt
     await page.fill(`[data-testid=side-1-${k}]`, v);
     await page.dispatchEvent(`[data-testid=side-1-${k}]`, 'change');
   }
-  // The techniques are switches under the AI player; all on by default.
+  // The techniques are switches under the AI player; on by default, but internal iterative
+  // reduction (not measured stronger).
   assert.equal(await page.locator('[data-testid=side-1-tech-lmr]').isChecked(), true);
+  assert.equal(await page.locator('[data-testid=side-1-tech-iir]').isChecked(), false);
+  assert.match(await page.locator('[data-testid=side-1-techniques] summary').innerText(), /\(10 of 11 on, the defaults\)/);
   const first = (await appState(page)).legal[0].move;
   const c = await page.evaluate((m) => window.plyscope.cellCenterOf(m), first);
   await page.mouse.click(c.x, c.y);
@@ -109,10 +123,45 @@ test('a Reversi search on the page shows null windows in the tree, and its toolt
   assert.ok(facts.reduced > 0, 'late-move reductions are in the tree');
   assert.equal(facts.settings.lmr, true);
   assert.equal(facts.settings.pvs, true);
+  assert.equal(facts.settings.internal_reduction, false);
   assert.notEqual(facts.scout, null, 'a root move searched with a null window');
   const tip = await hover(page, facts.scout, 'window.plyscope.explorer');
   assert.match(tip, /null window: it only asked whether this move beats the best so far/);
   await shot(page, 'tree-notes-app');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('internal iterative reduction has a switch on the page; with late-move reductions off, the run counts the reductions it made', async () => {
+  const { context, page, errors } = await openApp(env, { width: 1400, height: 900 });
+  await pickGame(page, 'ataxx');
+  await page.selectOption('[data-testid=side-0-level]', 'human');
+  await page.selectOption('[data-testid=side-1-level]', 'alphabeta');
+  for (const [k, v] of [['depth', '6'], ['time', '0']]) {
+    await page.fill(`[data-testid=side-1-${k}]`, v);
+    await page.dispatchEvent(`[data-testid=side-1-${k}]`, 'change');
+  }
+  await page.click('[data-testid=side-1-techniques] summary');
+  await page.uncheck('[data-testid=side-1-tech-lmr]');
+  await page.check('[data-testid=side-1-tech-iir]');
+  assert.match(await page.locator('[data-testid=side-1-techniques] summary').innerText(), /\(10 of 11 on, 2 changed\)/);
+  await shot(page, 'techniques-iir');
+  // Ataxx: nodes 4 plies or more from the horizon without a table move are common by depth 6
+  // (in Reversi's opening the table has a move for nearly every node).
+  await clickMove(page, 'b6');
+  await page.waitForFunction(() => window.plyscope.state.history.length >= 2, null, { timeout: 120000 });
+  const aiMove = (await appState(page)).history[1];
+  await page.waitForFunction((mv) => window.plyscope.explorer?.current()?.chosen?.move === mv && window.plyscope.explorer.current().stats?.depth_reached === 6, aiMove, { timeout: 60000 });
+  const facts = await page.evaluate(() => {
+    const doc = window.plyscope.explorer.current();
+    return { settings: doc.settings, reductions: doc.stats.reductions ?? 0 };
+  });
+  assert.equal(facts.settings.internal_reduction, true);
+  assert.equal(facts.settings.lmr, false);
+  // Late-move reductions are off: every reduction the run counts is a node that reduced itself
+  // (over all iterations; the last one, which the tree keeps, may have none: its nodes mostly
+  // have a table move from the iteration before).
+  assert.ok(facts.reductions > 0, `internal iterative reductions are counted: ${facts.reductions}`);
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -1,7 +1,7 @@
 // The players panel: for each side, human or an AI level, and the AI's knobs (depth, time, the
 // randomness quotient); the names and colours the page gives the players.
 import { titleCase } from '../games.js';
-import { LEVELS, TECHNIQUES, settings } from './settings.js';
+import { LEVELS, TECHNIQUES, settings, techOn } from './settings.js';
 import { state, thinking, gameEntry, sideIndex, isAi, save, stopThinking, redraw, advance } from './flow.js';
 import { view } from './board.js';
 import { say } from './status.js';
@@ -110,20 +110,23 @@ export function renderPlayers() {
       det.className = 'techniques';
       det.dataset.testid = `side-${i}-techniques`;
       const sum = document.createElement('summary');
-      const off = TECHNIQUES.filter((t) => side.tech[t.id] === false).length;
-      sum.textContent = off ? `Search techniques (${off} off)` : 'Search techniques (all on)';
+      const summary = () => {
+        const changed = TECHNIQUES.filter((t) => techOn(side.tech, t) === !!t.off).length;
+        const on = TECHNIQUES.filter((t) => techOn(side.tech, t)).length;
+        return `Search techniques (${on} of ${TECHNIQUES.length} on${changed ? `, ${changed} changed` : ', the defaults'})`;
+      };
+      sum.textContent = summary();
       det.append(sum);
       for (const t of TECHNIQUES) {
         const lab = document.createElement('label');
         lab.title = t.title;
         const box = document.createElement('input');
         box.type = 'checkbox';
-        box.checked = side.tech[t.id] !== false;
+        box.checked = techOn(side.tech, t);
         box.dataset.testid = `side-${i}-tech-${t.id}`;
         box.addEventListener('change', () => {
           side.tech[t.id] = box.checked;
-          const n = TECHNIQUES.filter((x) => side.tech[x.id] === false).length;
-          sum.textContent = n ? `Search techniques (${n} off)` : 'Search techniques (all on)';
+          sum.textContent = summary();
           save();
         });
         lab.append(box, document.createTextNode(` ${t.name}`));

@@ -43,8 +43,9 @@ export const DEFAULT_TIME_MS = 3000;
 const KEPT_GAMES = 5;
 
 /**
- * The alpha-beta search's techniques, each with a switch in the players panel (all on by default:
- * the strongest measured, docs/benchmarks.md). `key` is the search option the engine reads.
+ * The alpha-beta search's techniques, each with a switch in the players panel (on by default, the
+ * strongest measured (docs/benchmarks.md), except those marked `off`). `key` is the search option
+ * the engine reads.
  */
 export const TECHNIQUES = [
   { id: 'tt', key: 'transposition_table', name: 'Transposition table', title: 'Remember results by position; a node answered from it is tagged TT in the tree' },
@@ -57,10 +58,16 @@ export const TECHNIQUES = [
   { id: 'lmp', key: 'late_move_pruning', name: 'Late-move pruning', title: 'Where the game says which moves gain nothing (Ataxx: jumps that capture nothing): skip them late in the order one or two plies above the horizon (tagged ✂ futile in the tree)' },
   { id: 'futility', key: 'futility', name: 'Futility pruning', title: 'Where the game says which moves are quiet (Ataxx): near the horizon, skip quiet moves, or a whole node, when the static evaluation is far from the window (tagged ✂ futile in the tree)' },
   { id: 'quiescence', key: 'quiescence', name: 'Quiescence', title: 'Look further at positions the game calls unsettled', value: (on) => (on ? 4 : 0) },
+  { id: 'iir', key: 'internal_reduction', name: 'Internal iterative reduction', off: true, title: 'Off by default (not measured stronger): a node with several plies left and no move from the transposition table is searched one ply shallower, to find a move to try first next time (tagged R1 on the node in the tree)' },
 ];
 
+/** Whether technique `t` is on in a side's switches `tech` (a switch never touched has its default). */
+export function techOn(tech, t) {
+  return typeof tech?.[t.id] === 'boolean' ? tech[t.id] : !t.off;
+}
+
 function defaultTech() {
-  return Object.fromEntries(TECHNIQUES.map((t) => [t.id, true]));
+  return Object.fromEntries(TECHNIQUES.map((t) => [t.id, !t.off]));
 }
 
 /** A side at `level` with the game's AI defaults (`ai`: the catalogue's {depth, time_ms}). */
@@ -225,7 +232,7 @@ export function searchOptions(side, entry) {
       if (algorithm === 'alphabeta') {
         if (settings.threads > 1) a.threads = settings.threads;
         const tech = side.tech || defaultTech();
-        for (const t of TECHNIQUES) a[t.key] = t.value ? t.value(tech[t.id] !== false) : tech[t.id] !== false;
+        for (const t of TECHNIQUES) a[t.key] = t.value ? t.value(techOn(tech, t)) : techOn(tech, t);
       }
       return a;
     }

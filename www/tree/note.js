@@ -60,13 +60,19 @@ const plies = (k) => `${k} ${k === 1 ? 'ply' : 'plies'}`;
 
 /**
  * What the note says, as rows `[label, sentence]` for the tooltip, strongest reason first. Each
- * answers "why was this searched this way?".
+ * answers "why was this searched this way?". `iir`: the run had internal iterative reduction on
+ * (its settings' `internal_reduction`), so a reduction may also be a ply the node took off itself.
  */
-export function noteRows(note) {
+export function noteRows(note, { iir = false } = {}) {
   if (!note) return [];
   const rows = [];
   const r = reducedBy(note);
-  if (r > 0) rows.push(['Reduced', `searched ${plies(r)} shallower: late-move reduction (a move late in the order is checked with a shallower search first)`]);
+  const lmr = 'late-move reduction (a move late in the order is checked with a shallower search first)';
+  if (r > 0) {
+    rows.push(['Reduced', iir
+      ? `searched ${plies(r)} shallower: a ${lmr}, or one ply the node took off itself (internal iterative reduction, on in this run: the transposition table had no move for it), or both`
+      : `searched ${plies(r)} shallower: ${lmr}`]);
+  }
   if (note & NULL_WINDOW) rows.push(['Null window', 'searched with a null window: it only asked whether this move beats the best so far (principal variation search)']);
   if (note & FAILED_HIGH) rows.push(['Failed high', 'it beat the best so far, so the same move was searched again (the next sibling)']);
   if (note & RESEARCH) rows.push(['Re-search', 'searched again, deeper or with the full window, because the search before it (the previous sibling) failed high']);

@@ -171,7 +171,8 @@ export const tooltipMethods = {
       if (n.tt_worker) row('from worker', `${n.tt ? 'value' : 'first move'} from worker ${n.tt_worker + 1}'s table entry (parallel search: that helper thread stored it in the shared table)`);
       const by = this.rootMoveWorker(n);
       if (by) row('searched by', by);
-      for (const [label, text] of noteRows(n.note)) row(label, text);
+      const iir = this.model?.settings?.some(([k, v]) => k === 'internal_reduction' && v === true) ?? false;
+      for (const [label, text] of noteRows(n.note, { iir })) row(label, text);
       this.compareRows(n, row);
       if (n.best) row('best line', this.isPv(n) ? 'yes' : 'best among its siblings');
       const sib = siblingFacts(n);
