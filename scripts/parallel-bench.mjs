@@ -40,7 +40,7 @@ for (const c of CASES) {
       const build = await client.build();
       await client.open(c.game);
       for (const m of c.moves.split(' ').filter(Boolean)) await client.play(m);
-      const res = Object.fromEntries(counts.map((n) => [n, { ms: [], nodes: 0, value: null, move: null, mains: [] }]));
+      const res = Object.fromEntries(counts.map((n) => [n, { ms: [], nodes: 0, value: null, move: null, mains: [], answered: 0 }]));
       // One search each first, so that every worker has loaded its engine before the clock runs.
       for (const n of counts) await client.search({ ...options, depth: 2, threads: n });
       for (let r = 0; r < runs; r++) {
@@ -55,6 +55,9 @@ for (const c of CASES) {
           res[n].value = rep.value;
           res[n].move = rep.move;
           res[n].workers = rep.stats.workers || null;
+          // A helper that completed the depth before the main thread answered: the main thread's
+          // own depth (the first worker's) is then below the run's.
+          if (rep.stats.workers && rep.stats.workers[0].depth_reached < rep.stats.depth_reached) res[n].answered++;
         }
       }
       return { res, build };
@@ -70,9 +73,9 @@ const how = rows[0]?.build === 'threads' ? 'Lazy SMP in shared memory (threads b
 console.log(`fixed-depth search in Chromium, best of ${RUNS} runs taken in turn, ${how}; load average ${before.toFixed(2)} before, ${after.toFixed(2)} after (2 cores)`);
 // With Lazy SMP the last columns are 1 worker's nodes over the main thread's (whose search is the
 // answer), the median over the runs and the last run's: the speed-up to expect when each worker
-// has a free core (natively: `plyscope bench --parallel`); with the split search, the nodes over
-// 1 worker's.
-console.log(`game      depth  workers        ms        nodes   value  move   speed-up  nodes/1-worker nodes  ${rows[0]?.build === 'threads' ? '1-worker/main nodes: median, last' : ''}`);
+// has a free core (natively: `plyscope bench --parallel`), and in how many runs a helper completed
+// the depth first and answered; with the split search, the nodes over 1 worker's.
+console.log(`game      depth  workers        ms        nodes   value  move   speed-up  nodes/1-worker nodes  ${rows[0]?.build === 'threads' ? '1-worker/main nodes: median, last  helper answered' : ''}`);
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
@@ -85,7 +88,7 @@ for (const { c, out } of rows) {
     console.log(
       `${c.game.padEnd(9)} ${String(c.depth).padStart(5)} ${String(n).padStart(8)} ${ms.toFixed(1).padStart(9)} ${String(r.nodes).padStart(12)} ${String(r.value).padStart(7)}  ${String(r.move).padEnd(5)} ${(base / ms).toFixed(2).padStart(8)}x ${(r.nodes / out[1].nodes).toFixed(2).padStart(8)}x` +
         (rows[0]?.build === 'threads'
-          ? ` ${median(r.mains.map((m, i) => out[1].mains[i] / m)).toFixed(2).padStart(20)}x ${(out[1].main / r.main).toFixed(2).padStart(6)}x`
+          ? ` ${median(r.mains.map((m, i) => out[1].mains[i] / m)).toFixed(2).padStart(20)}x ${(out[1].main / r.main).toFixed(2).padStart(6)}x ${`${r.answered}/${r.ms.length}`.padStart(16)}`
           : ''),
     );
     // DETAIL=1: each worker's work in the last run (nodes, deepest completed depth, table hits and

@@ -143,7 +143,8 @@ fn reversi_and_ataxx_with_2_and_4_threads_play_legal_moves_and_report_each_threa
     }
 }
 
-/// One entry per thread, the main thread first with the run's own nodes and depth.
+/// One entry per thread, the main thread first with the run's own nodes and depth. The run
+/// reached `depth`: the main thread did, or a helper completed it first and answered.
 fn check_workers(stats: &plyscope::tree::Stats, threads: u32, depth: u32) {
     let w = &stats.workers;
     assert_eq!(w.len(), threads as usize, "{w:?}");
@@ -152,8 +153,12 @@ fn check_workers(stats: &plyscope::tree::Stats, threads: u32, depth: u32) {
         assert!(t.tt_hits_other <= t.tt_hits);
     }
     assert_eq!(w[0].nodes, stats.nodes);
-    assert_eq!(w[0].depth_reached, depth);
     assert_eq!(stats.depth_reached, depth);
+    assert!(w[0].depth_reached <= depth, "{w:?}");
+    assert!(
+        w[0].depth_reached == depth || w[1..].iter().any(|h| h.depth_reached == depth),
+        "{w:?}"
+    );
 }
 
 #[test]

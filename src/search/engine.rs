@@ -237,6 +237,8 @@ struct Searcher<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> {
     last_progress: f64,
     aborted: bool,
     hooks: Hooks<'h>,
+    /// A parallel search's flag that a helper completed the depth first: it stops this search.
+    answered: Option<&'a AtomicBool>,
     depth: u32,
     root_done: usize,
     root_total: usize,
@@ -409,8 +411,9 @@ impl<G: Game> Restart<G> for Arena<G::Move> {
     }
 }
 
-/// The search on this thread. `shared`: the table of a parallel search, whose helper threads
-/// `finish` stops and reports on once this search is done (before the tree document is built).
+/// The search on this thread. `par`: the table of a parallel search, whose helper threads
+/// `finish` stops and reports on once this search is done (before the tree document is built),
+/// and the answer a helper leaves when it completes the depth first (the result then).
 fn run<G: Game, E: Evaluator<G>, R: Restart<G>>(
     root: &G,
     eval: &E,
@@ -418,12 +421,14 @@ fn run<G: Game, E: Evaluator<G>, R: Restart<G>>(
     hooks: Hooks<'_>,
     root_player: PlayerId,
     rec: R,
-    shared: Option<&SharedTable>,
+    par: Option<smp::Parallel<'_, G::Move>>,
     finish: impl FnOnce() -> Vec<WorkerStats>,
 ) -> Result<SearchResult<G::Move>, Error> {
     let start = now_ms();
     let mut rng = Rng::seeded(cfg.seed.unwrap_or_else(Rng::entropy_seed));
     let keep_table = hooks.keep_table;
+    let shared = par.map(|p| p.table);
+    let answer = par.and_then(|p| p.answer);
     let tt = match shared {
         Some(t) => Some(Tt::Shared(t, 0)),
         None => cfg
@@ -431,6 +436,7 @@ fn run<G: Game, E: Evaluator<G>, R: Restart<G>>(
             .then(|| Tt::Local(Table::take(cfg.tt_bits, keep_table, root_player))),
     };
     let mut s = Searcher::new(root, eval, cfg, hooks, root_player, rec, tt, start);
+    s.answered = answer.map(smp::Answer::ready);
 
     let mut root_moves_buf = Vec::new();
     root.legal_moves(&mut root_moves_buf);
@@ -651,6 +657,15 @@ fn run<G: Game, E: Evaluator<G>, R: Restart<G>>(
         }
     }
 
+    // A helper that completed the depth first answers (its depth is the deepest asked).
+    let own_depth = done.as_ref().map_or(0, |d| d.2);
+    if let Some(a) = answer.and_then(smp::Answer::take) {
+        if a.depth > own_depth {
+            if let Some(old) = done.replace((a.roots, a.pvs, a.depth, s.rec.fresh())) {
+                old.3.recycle();
+            }
+        }
+    }
     let (roots, pvs, depth_reached, rec) = match (done, partial) {
         (Some(d), _) => d,
         (None, Some((r, p, rec))) => (r, p, 0, rec),
@@ -681,7 +696,7 @@ fn run<G: Game, E: Evaluator<G>, R: Restart<G>>(
 
     let mut stats = s.stats(depth_reached);
     if shared.is_some() {
-        stats.workers = smp::workers(&s, depth_reached, finish());
+        stats.workers = smp::workers(&s, own_depth, finish());
     }
     if let Some(tt) = s.tt.take() {
         tt.give_back();
@@ -805,6 +820,7 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G,
             last_progress: start,
             aborted: false,
             hooks,
+            answered: None,
             depth: 0,
             root_done: 0,
             root_total: 0,
@@ -1069,7 +1085,7 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G,
                 self.aborted = true;
             }
         }
-        if let Some(stop) = self.hooks.stop {
+        for stop in [self.hooks.stop, self.answered].into_iter().flatten() {
             if stop.load(Ordering::Relaxed) {
                 self.aborted = true;
             }

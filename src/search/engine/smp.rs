@@ -7,11 +7,18 @@
 //! Diversity: odd helpers start at depth 2, even ones at depth 1, and helpers search every
 //! iteration with a full window (no aspiration), so the threads are seldom on the same node at
 //! the same time. Each thread has its own killers, history and move buffers.
+//!
+//! The first to finish answers: a helper that completes the search's depth before the main thread
+//! leaves its root moves in the search's [`Answer`] and stops the main thread, whose search then
+//! returns that result (when no tree is recorded: a recorded tree is the main thread's search, so
+//! it answers itself). With 2 threads a helper finished first in most runs (docs/benchmarks.md,
+//! session 18): it searches with a full window, the main thread re-searches when its aspiration
+//! window fails.
 
 use super::super::config::MAX_THREADS;
 use super::*;
 use crate::tree::WorkerStats;
-use std::sync::{Condvar, Mutex};
+use std::sync::{Condvar, Mutex, MutexGuard};
 
 /// The deepest iteration a helper starts (the main thread stops it long before, as a rule).
 const HELPER_MAX_DEPTH: u32 = 64;
@@ -45,14 +52,20 @@ pub(super) fn run_parallel<G: Game, E: Evaluator<G>, R: Restart<G>>(
     let table = SharedTable::take(cfg.tt_bits);
     let halt = AtomicBool::new(false);
     let hold = (cfg.hold_for_helpers > 0).then(Hold::default);
+    // Helpers answer only where the main thread's result is the same kind of thing: no tree
+    // (it records the main thread's search), no randomness quotient (it needs every root move's
+    // exact value; a helper's root gives bounds), no test-only hold (it wants the main thread's
+    // own search on the helpers' entries).
+    let answer = (!R::ACTIVE && cfg.randomness_quotient == 0 && hold.is_none())
+        .then(Answer::<G::Move>::default);
     let result = {
-        let (table, halt, hold) = (&table, &halt, hold.as_ref());
+        let (table, halt, hold, answer) = (&table, &halt, hold.as_ref(), answer.as_ref());
         let jobs: Vec<Job<'_>> = (1..cfg.threads.min(MAX_THREADS))
             .map(|id| {
                 let pos = root.clone();
                 Box::new(move || {
                     let h = Shared { table, halt, hold };
-                    helper(pos, eval, cfg, h, id as u8, root_player)
+                    helper(pos, eval, cfg, h, answer, id as u8, root_player)
                 }) as Job<'_>
             })
             .collect();
@@ -64,21 +77,73 @@ pub(super) fn run_parallel<G: Game, E: Evaluator<G>, R: Restart<G>>(
                 halt.store(true, Ordering::Relaxed);
                 join()
             };
-            run(
-                root,
-                eval,
-                cfg,
-                hooks,
-                root_player,
-                rec,
-                Some(table),
-                finish,
-            )
+            let par = Parallel { table, answer };
+            run(root, eval, cfg, hooks, root_player, rec, Some(par), finish)
         })
         .and_then(|r| r)
     };
     table.give_back();
     result
+}
+
+/// What the main thread of a parallel search is given: the shared table and, where helpers may
+/// answer, the [`Answer`] a helper leaves when it completes the search's depth first.
+#[derive(Clone, Copy)]
+pub(super) struct Parallel<'a, M> {
+    pub table: &'a SharedTable,
+    pub answer: Option<&'a Answer<M>>,
+}
+
+/// The result of the first helper to complete the search's depth.
+pub(super) struct HelperAnswer<M> {
+    /// Its root moves with their values (exact for the best, bounds for the others), as the
+    /// main thread's iteration gives them.
+    pub roots: Vec<RootMove<M>>,
+    /// Each root move's principal variation.
+    pub pvs: Vec<Vec<M>>,
+    /// The depth it completed.
+    pub depth: u32,
+}
+
+/// Where a helper that completes the search's depth before the main thread leaves its result;
+/// its flag, once raised, stops the main thread ([`Searcher`] looks at it with the stop flag).
+pub(super) struct Answer<M> {
+    ready: AtomicBool,
+    result: Mutex<Option<HelperAnswer<M>>>,
+}
+
+impl<M> Default for Answer<M> {
+    fn default() -> Self {
+        Answer {
+            ready: AtomicBool::new(false),
+            result: Mutex::new(None),
+        }
+    }
+}
+
+impl<M> Answer<M> {
+    fn lock(&self) -> MutexGuard<'_, Option<HelperAnswer<M>>> {
+        self.result.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Keeps `answer` if no helper answered before, and raises the flag.
+    fn offer(&self, answer: HelperAnswer<M>) {
+        let mut slot = self.lock();
+        if slot.is_none() {
+            *slot = Some(answer);
+        }
+        self.ready.store(true, Ordering::Relaxed);
+    }
+
+    /// The flag raised once a helper has answered.
+    pub fn ready(&self) -> &AtomicBool {
+        &self.ready
+    }
+
+    /// The helper's result, if one answered (once).
+    pub fn take(&self) -> Option<HelperAnswer<M>> {
+        self.lock().take()
+    }
 }
 
 /// What the main thread shares with its helpers: the table, the stop flag and, in tests, the
@@ -164,12 +229,14 @@ fn with_helpers<'a, T>(
     Ok(r)
 }
 
-/// One helper thread: iterative deepening from depth 1 or 2 with a full window, until `halt`.
+/// One helper thread: iterative deepening from depth 1 or 2 with a full window, until `halt`,
+/// or until it completes `cfg.depth` when it may `answer` (it leaves its result there).
 fn helper<G: Game, E: Evaluator<G>>(
     root: G,
     eval: &E,
     cfg: &SearchConfig,
     shared: Shared<'_>,
+    answer: Option<&Answer<G::Move>>,
     id: u8,
     root_player: PlayerId,
 ) -> WorkerStats {
@@ -209,12 +276,18 @@ fn helper<G: Game, E: Evaluator<G>>(
             s.depth = depth;
             let unsettled = s.unsettled;
             let inf = f64::INFINITY;
-            let (values, _, complete) =
+            let (values, pvs, complete) =
                 s.root_iteration(&root, &mut kids, searched, depth, -inf, inf);
             if !complete || s.aborted {
                 break;
             }
             completed = depth;
+            if let Some(answer) = answer.filter(|_| depth >= cfg.depth) {
+                // The search's depth, before the main thread: this result is the answer.
+                let roots = root_moves_of(&values, &kids);
+                answer.offer(HelperAnswer { roots, pvs, depth });
+                break;
+            }
             if depth >= cfg.hold_for_helpers {
                 if let Some(h) = holding.take() {
                     h.arrive();
@@ -296,21 +369,22 @@ mod tests {
             Turn::Player(p) => p,
             _ => unreachable!("a player moves"),
         };
-        let alone = |shared: Option<&SharedTable>| {
-            run(
-                &pos,
-                &eval,
-                &cfg,
-                Hooks::default(),
-                player,
-                NoRecorder,
-                shared,
-                Vec::new,
-            )
-            .expect("a result")
-        };
         let table = SharedTable::take(cfg.tt_bits);
-        let r = alone(Some(&table));
+        let par = Parallel {
+            table: &table,
+            answer: None,
+        };
+        let r = run(
+            &pos,
+            &eval,
+            &cfg,
+            Hooks::default(),
+            player,
+            NoRecorder,
+            Some(par),
+            Vec::new,
+        )
+        .expect("a result");
         let entries = table.entries();
         table.give_back();
         assert_eq!(r.stats.depth_reached, 8);
@@ -323,6 +397,89 @@ mod tests {
             entries.len(),
             &moveless[..moveless.len().min(5)]
         );
+    }
+    /// A helper that completes the search's depth before the main thread answers: in turn, so
+    /// that the test does not depend on how the threads are scheduled, helper 1 searches to the
+    /// depth and leaves its result, then the main thread starts with the answer waiting (on an
+    /// empty table: on the helper's it would complete the depth from its entries at once), stops
+    /// at its first look at its flags, and returns the helper's move, value and depth, its own
+    /// (shallower) depth in `stats.workers`.
+    #[test]
+    fn a_helper_that_completes_the_depth_first_answers() {
+        let mut pos = Reversi::new(8).expect("8x8");
+        for m in "f5 d6 c3 d3 c4 f4 c5 b3 c2 e6 c6 b4".split(' ') {
+            let mv = pos.parse_move(m).expect("a move");
+            pos.play(mv).expect("legal");
+        }
+        let eval = Reversi::evaluator("").expect("the default evaluator");
+        let cfg = SearchConfig {
+            depth: 7,
+            iterative_deepening: true,
+            exact_endgame: 0,
+            random_ties: false,
+            seed: Some(1),
+            threads: 2,
+            ..SearchConfig::default()
+        };
+        let player = match pos.turn() {
+            Turn::Player(p) => p,
+            _ => unreachable!("a player moves"),
+        };
+        let table = SharedTable::take(cfg.tt_bits);
+        let halt = AtomicBool::new(false);
+        let answer = Answer::default();
+        let shared = Shared {
+            table: &table,
+            halt: &halt,
+            hold: None,
+        };
+        let stats = helper(pos.clone(), &eval, &cfg, shared, Some(&answer), 1, player);
+        assert_eq!(
+            stats.depth_reached, 7,
+            "the helper stops at the depth it answers"
+        );
+        assert!(answer.ready().load(Ordering::Relaxed));
+        let (best, value) = {
+            let a = answer.lock();
+            let a = a.as_ref().expect("an answer");
+            assert_eq!(a.depth, 7);
+            // The first of equal best values, as the result's stable ranking plays.
+            let best = a
+                .roots
+                .iter()
+                .reduce(|x, y| if y.value > x.value { y } else { x })
+                .expect("root moves");
+            assert!(best.exact, "the best root move's value is exact");
+            (best.mv, best.value)
+        };
+        table.give_back();
+        let empty = SharedTable::take(cfg.tt_bits + 1);
+        let par = Parallel {
+            table: &empty,
+            answer: Some(&answer),
+        };
+        let r = run(
+            &pos,
+            &eval,
+            &cfg,
+            Hooks::default(),
+            player,
+            NoRecorder,
+            Some(par),
+            move || vec![stats],
+        )
+        .expect("a result");
+        empty.give_back();
+        assert_eq!((r.best, r.value), (Some(best), value));
+        assert_eq!(r.stats.depth_reached, 7);
+        let w = &r.stats.workers;
+        assert_eq!(w.len(), 2);
+        assert!(
+            w[0].depth_reached < 7,
+            "the main thread stopped early: {w:?}"
+        );
+        assert_eq!(w[0].nodes, r.stats.nodes);
+        assert!(answer.take().is_none(), "the main thread took the answer");
     }
 }
 
@@ -369,7 +526,7 @@ mod recording {
             halt: &halt,
             hold: None,
         };
-        let stats = helper(pos.clone(), &eval, &cfg, shared, 1, player);
+        let stats = helper(pos.clone(), &eval, &cfg, shared, None, 1, player);
         assert!(stats.depth_reached >= 9, "the helper searched to the end");
         let rec = Arena::take(cfg.node_cap, cfg.tree_max_bytes);
         let r = run(
@@ -379,7 +536,10 @@ mod recording {
             Hooks::default(),
             player,
             rec,
-            Some(&table),
+            Some(Parallel {
+                table: &table,
+                answer: None,
+            }),
             move || vec![stats],
         )
         .expect("a result");
