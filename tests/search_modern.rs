@@ -435,6 +435,99 @@ fn ataxx_futility_prunes_up_to_four_plies_and_reverse_futility_up_to_six_above_t
 }
 
 #[test]
+fn ataxx_late_move_pruning_at_every_depth_skips_quiet_jumps_deep_in_the_tree_and_never_at_the_root()
+{
+    // With `late_move_pruning_all_depths` (off by default), a node at any depth but the root
+    // skips the jumps that capture nothing once two moves have been searched; without it no
+    // move is skipped more than 6 plies above the horizon (reverse futility's limit; futility
+    // and late-move pruning stop at 4 and 2). Each node's plies left are its parent's less one
+    // and less its reduction (the note).
+    let depth = 8;
+    let pos = ataxx_midgame();
+    // For each node: plies left, and whether one of its moves was searched or skipped (futile).
+    let shape = |t: &Tree| {
+        let mut left = vec![0i64; t.len()];
+        let mut searched = vec![false; t.len()];
+        let mut futile = vec![false; t.len()];
+        for i in 0..t.len() {
+            let n = &t.nodes[i];
+            if i == 0 {
+                left[i] = depth as i64;
+                continue;
+            }
+            let p = n.parent as usize;
+            left[i] = left[p] - 1 - n.note.reduced() as i64;
+            if n.kind == NodeKind::Pruned {
+                if n.reason == Some(plyscope::tree::PruneReason::Futility) {
+                    futile[p] = true;
+                }
+            } else {
+                searched[p] = true;
+            }
+        }
+        (left, searched, futile)
+    };
+    let cfg = |all: bool| SearchConfig {
+        depth,
+        late_move_pruning_all_depths: all,
+        ..SearchConfig::default()
+    };
+    let (_, t) = recorded(&pos, cfg(false));
+    let (left, _, futile) = shape(&t);
+    assert!((0..t.len()).all(|i| !futile[i] || left[i] <= 6));
+    let (_, t) = recorded(&pos, cfg(true));
+    let (left, searched, futile) = shape(&t);
+    assert!(!futile[0], "the root skips nothing");
+    let deep: Vec<usize> = (1..t.len())
+        .filter(|&i| futile[i] && searched[i] && left[i] > 6)
+        .collect();
+    assert!(
+        !deep.is_empty(),
+        "quiet jumps skipped more than 6 plies above the horizon"
+    );
+    // Every move skipped there is a jump that captures nothing in that node's position, and
+    // at least two of its moves were searched.
+    for &i in &deep {
+        let mut path = vec![];
+        let mut j = i;
+        while j != 0 {
+            path.push(t.nodes[j].mv);
+            j = t.nodes[j].parent as usize;
+        }
+        let mut at = pos.clone();
+        for &m in path.iter().rev() {
+            let mv = at.parse_move(t.move_text(m)).unwrap();
+            at.play(mv).unwrap();
+        }
+        let kids: Vec<usize> = (i + 1..t.len())
+            .filter(|&k| t.nodes[k].parent as usize == i)
+            .collect();
+        let tried = kids
+            .iter()
+            .filter(|&&k| t.nodes[k].kind != NodeKind::Pruned)
+            .count();
+        assert!(tried >= 2, "node {i}: {tried} moves searched");
+        for &k in &kids {
+            let n = &t.nodes[k];
+            if n.reason != Some(plyscope::tree::PruneReason::Futility) {
+                continue;
+            }
+            let cut = &t.cut[n.cut_at as usize..(n.cut_at + n.count as u32) as usize];
+            for &m in cut {
+                let text = t.move_text(m);
+                let mv = at.parse_move(text).unwrap();
+                assert_eq!(at.reduction_bias(mv), Some(1), "{text} is a quiet jump");
+            }
+        }
+    }
+    // Off by default and in the textbook mode; the JSON option turns it on.
+    assert!(!SearchConfig::default().late_move_pruning_all_depths);
+    assert!(!SearchConfig::plain().late_move_pruning_all_depths);
+    let c = SearchConfig::from_json(r#"{"late_move_pruning_all_depths": true}"#).unwrap();
+    assert!(c.late_move_pruning_all_depths);
+}
+
+#[test]
 fn a_null_move_cut_is_recorded_in_khet_and_never_in_reversi_or_ataxx() {
     let pos = Khet::new_game("khet").unwrap();
     let (r, t) = recorded(

@@ -58,6 +58,9 @@ fn handshake() {
     assert!(lines[0].starts_with("id name Plyscope"), "{lines:?}");
     assert!(lines.iter().any(|l| l.starts_with("id author")));
     assert!(lines.iter().any(|l| l.starts_with("option name Evaluator")));
+    // Each search switch with its real default: late-move pruning at every depth is off.
+    assert!(lines.contains(&"option name LMR type check default true".to_string()));
+    assert!(lines.contains(&"option name LMPAll type check default false".to_string()));
     let ok = lines.iter().position(|l| l == "uaiok").unwrap();
     let ready = lines.iter().position(|l| l == "readyok").unwrap();
     assert!(ok < ready);

@@ -8,8 +8,9 @@
 //! - `setoption name Evaluator value patterns|strong|material|mobility`; `setoption name Hash value <MB>`
 //!   (the transposition table's size, 1 to 2048 MB, rounded down to a power of two entries);
 //!   `setoption name Threads value <1-64>` (a parallel Lazy SMP search; 1 by default);
-//!   `setoption name PVS|Aspiration|Killers|History|LMR value true|false` (the search techniques,
-//!   all on by default: docs/engine-options.md);
+//!   `setoption name PVS|Aspiration|Killers|History|LMR|LMPAll value true|false` (the search
+//!   techniques, all on by default but LMPAll, late-move pruning at every depth:
+//!   docs/engine-options.md);
 //! - `position startpos|fen <fen> [moves <m1> <m2> ...]` (all or nothing: on an error the position
 //!   stays as it was, and the error names the move that failed by its number);
 //! - `go [depth N] [movetime N] [nodes N] [wtime N] [btime N] [winc N] [binc N] [movestogo N]
@@ -374,12 +375,13 @@ pub struct Uai {
 }
 
 /// The `setoption` switches: the option's name and the search setting it turns on or off.
-const SWITCHES: [(&str, fn(&mut SearchConfig) -> &mut bool); 5] = [
+const SWITCHES: [(&str, fn(&mut SearchConfig) -> &mut bool); 6] = [
     ("PVS", |c| &mut c.pvs),
     ("Aspiration", |c| &mut c.aspiration),
     ("Killers", |c| &mut c.killers),
     ("History", |c| &mut c.history),
     ("LMR", |c| &mut c.lmr),
+    ("LMPAll", |c| &mut c.late_move_pruning_all_depths),
 ];
 
 /// Bytes of one transposition-table entry, to turn `Hash` megabytes into a table size.
@@ -447,8 +449,10 @@ impl Protocol for Uai {
                 );
                 say(out, "option name Hash type spin default 16 min 1 max 2048");
                 say(out, "option name Threads type spin default 1 min 1 max 64");
-                for (name, _) in SWITCHES {
-                    say(out, &format!("option name {name} type check default true"));
+                let mut defaults = SearchConfig::default();
+                for (name, field) in SWITCHES {
+                    let on = *field(&mut defaults);
+                    say(out, &format!("option name {name} type check default {on}"));
                 }
                 say(out, "uaiok");
             }
@@ -519,7 +523,7 @@ impl Protocol for Uai {
                 _ => error(
                     out,
                     &format!(
-                        "setoption: expected \"setoption name <Evaluator|Hash|Threads|PVS|Aspiration|Killers|History|LMR> value <value>\", found {}",
+                        "setoption: expected \"setoption name <Evaluator|Hash|Threads|PVS|Aspiration|Killers|History|LMR|LMPAll> value <value>\", found {}",
                         shown(&args.join(" "))
                     ),
                 ),

@@ -138,6 +138,11 @@ pub struct SearchConfig {
     /// ([`crate::core::Game::reduction_bias`]; Ataxx): one or two plies above the horizon, moves
     /// late in the order that gain nothing (Ataxx: jumps that capture nothing) are not searched.
     pub late_move_pruning: bool,
+    /// Alpha-beta: late-move pruning at every depth (Zataxx's rule), in games that give a
+    /// reduction bias: at every node but the root, moves that gain nothing (Ataxx: jumps that
+    /// capture nothing) are not searched once two moves have been, unless the best so far is a
+    /// lost game. Off by default (docs/ataxx.md, "Session 18").
+    pub late_move_pruning_all_depths: bool,
     /// Alpha-beta: futility pruning, in games that give a reduction bias: up to four plies above
     /// the horizon, when the node's static evaluation is far below what the side to move must
     /// beat, moves that capture nothing are not searched; and reverse futility: up to six plies
@@ -276,6 +281,7 @@ impl Default for SearchConfig {
             lmr: true,
             null_move: true,
             late_move_pruning: true,
+            late_move_pruning_all_depths: false,
             futility: true,
             internal_reduction: false,
             quiescence: 4,
@@ -322,6 +328,7 @@ impl SearchConfig {
             lmr: false,
             null_move: false,
             late_move_pruning: false,
+            late_move_pruning_all_depths: false,
             futility: false,
             internal_reduction: false,
             quiescence: 0,

@@ -12,7 +12,9 @@
 use super::config::{Algorithm, Progress, RootMove, SearchConfig, SearchResult};
 use super::shared_tt::SharedTable;
 use super::tt::{Table, Tt, NO_INDEX};
-use crate::core::{now_ms, Error, Evaluator, Game, NoTerms, Outcome, PlayerId, Rng, Turn};
+use crate::core::{
+    now_ms, Error, Evaluator, Game, NoTerms, Outcome, PlayerId, Rng, Turn, WIN_SCORE,
+};
 use crate::tree::{
     Arena, Bound, Chosen, Header, NoRecorder, NodeKind, Note, PruneReason, Recorder, Stage, Stats,
     Tree, WorkerStats, LAZY, NO_STAGE,
@@ -76,6 +78,9 @@ const IIR_MIN_DEPTH: u32 = 4;
 fn lmp_first(depth: u32) -> usize {
     3 + 4 * (depth as usize - 1)
 }
+/// Late-move pruning at every depth ([`SearchConfig::late_move_pruning_all_depths`]): moves from
+/// this place in the order on (0 is the first) may be skipped, at any depth (Zataxx: 2).
+const LMP_ALL_FIRST: usize = 2;
 /// Null-move pruning: only at nodes with at least this much depth left.
 const NULL_MIN_DEPTH: u32 = 3;
 /// The history table's entries per side (a power of two; moves are hashed into it).
@@ -262,6 +267,8 @@ struct Searcher<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> {
     iir_on: bool,
     null_on: bool,
     lmp_on: bool,
+    /// Late-move pruning at every depth.
+    lmp_all_on: bool,
     futility_on: bool,
     /// Moves skipped by late-move and futility pruning.
     forward_pruned: u64,
@@ -839,6 +846,7 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G,
             iir_on: cfg.internal_reduction && cfg.algorithm == Algorithm::Alphabeta,
             null_on: cfg.null_move && cfg.algorithm == Algorithm::Alphabeta,
             lmp_on: cfg.late_move_pruning && cfg.algorithm == Algorithm::Alphabeta,
+            lmp_all_on: cfg.late_move_pruning_all_depths && cfg.algorithm == Algorithm::Alphabeta,
             futility_on: cfg.futility && cfg.algorithm == Algorithm::Alphabeta,
             forward_pruned: 0,
             skipped: Vec::new(),
@@ -1996,12 +2004,13 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G,
                     moves[i]
                 };
                 if at > 0
-                    && depth <= LMP_MAX_DEPTH.max(FUTILITY_MAX_DEPTH)
-                    && (self.lmp_on || self.futility_on)
+                    && ((depth <= LMP_MAX_DEPTH.max(FUTILITY_MAX_DEPTH)
+                        && (self.lmp_on || self.futility_on))
+                        || (self.lmp_all_on && at >= LMP_ALL_FIRST))
                 {
                     if let Some(bias) = pos.reduction_bias(mv) {
                         if self.forward_prunes(
-                            pos, &mut stand, maximizing, depth, at, bias, alpha, beta,
+                            pos, &mut stand, maximizing, depth, at, bias, alpha, beta, best,
                         ) {
                             self.forward_pruned += 1;
                             if R::ACTIVE {
@@ -2151,6 +2160,9 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G,
     /// (`stand`, made here once) is more than [`FUTILITY_MARGIN`] evaluation units, and
     /// [`FUTILITY_PER_PLY`] a ply left beyond the first, short of the bound the side to move
     /// must beat.
+    /// With late-move pruning at every depth, moves of bias > 0 are skipped from place
+    /// [`LMP_ALL_FIRST`] on at any depth, unless `best`, the node's best value so far, is a lost
+    /// game for the side to move (then a quiet move may still save it).
     /// (Reverse futility, which cuts a whole node, is in [`Searcher::player`].)
     #[inline]
     fn forward_prunes(
@@ -2163,7 +2175,18 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G,
         bias: i32,
         alpha: f64,
         beta: f64,
+        best: f64,
     ) -> bool {
+        if self.lmp_all_on && bias > 0 && i >= LMP_ALL_FIRST {
+            let lost = if maximizing {
+                best <= -WIN_SCORE / 2.0
+            } else {
+                best >= WIN_SCORE / 2.0
+            };
+            if !lost {
+                return true;
+            }
+        }
         if self.lmp_on && bias > 0 && depth <= LMP_MAX_DEPTH && i >= lmp_first(depth) {
             return true;
         }

@@ -14,7 +14,7 @@ import { noteRows } from './note.js';
 const PRUNE_REASONS = {
   alphabeta: 'alpha-beta cut-off',
   branching_limit: 'branching limit',
-  futility: 'forward pruning near the horizon: late-move pruning (moves late in the order that gain nothing) or futility pruning (quiet moves, or all moves, when the static evaluation is far from the window); not searched at all',
+  futility: 'forward pruning: late-move pruning (moves late in the order that gain nothing: near the horizon, or anywhere below the root with late_move_pruning_all_depths on) or futility pruning (near the horizon: quiet moves, or all moves, when the static evaluation is far from the window); not searched at all',
 };
 
 /** The node tooltip. */

@@ -103,6 +103,7 @@ USAGE:
         --aspiration-window W  the aspiration window's half-width (0: automatic)
         --quiescence N      plies of quiescence extension at unstable positions (default 4)
         --iir               internal iterative reduction (off by default; docs/engine-options.md)
+        --lmp-all           late-move pruning at every depth (off by default; docs/engine-options.md)
         --no-ordering       do not order moves by pre-score
         --no-steps          expectimax under a budget: no probability steps (docs/engine-options.md)
         --seed S            seed for random choices
@@ -811,6 +812,7 @@ fn search(args: &[String]) -> Result<(), Usage> {
         ("lmr", &mut cfg.lmr),
         ("null-move", &mut cfg.null_move),
         ("lmp", &mut cfg.late_move_pruning),
+        ("lmp-all", &mut cfg.late_move_pruning_all_depths),
         ("futility", &mut cfg.futility),
         ("iir", &mut cfg.internal_reduction),
     ] {
