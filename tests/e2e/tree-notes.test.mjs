@@ -96,7 +96,8 @@ test('a Reversi search on the page shows null windows in the tree, and its toolt
   // reduction (not measured stronger).
   assert.equal(await page.locator('[data-testid=side-1-tech-lmr]').isChecked(), true);
   assert.equal(await page.locator('[data-testid=side-1-tech-iir]').isChecked(), false);
-  assert.match(await page.locator('[data-testid=side-1-techniques] summary').innerText(), /\(10 of 11 on, the defaults\)/);
+  assert.equal(await page.locator('[data-testid=side-1-tech-lmp_all]').isChecked(), false);
+  assert.match(await page.locator('[data-testid=side-1-techniques] summary').innerText(), /\(10 of 12 on, the defaults\)/);
   const first = (await appState(page)).legal[0].move;
   const c = await page.evaluate((m) => window.plyscope.cellCenterOf(m), first);
   await page.mouse.click(c.x, c.y);
@@ -124,6 +125,7 @@ test('a Reversi search on the page shows null windows in the tree, and its toolt
   assert.equal(facts.settings.lmr, true);
   assert.equal(facts.settings.pvs, true);
   assert.equal(facts.settings.internal_reduction, false);
+  assert.equal(facts.settings.late_move_pruning_all_depths, false);
   assert.notEqual(facts.scout, null, 'a root move searched with a null window');
   const tip = await hover(page, facts.scout, 'window.plyscope.explorer');
   assert.match(tip, /null window: it only asked whether this move beats the best so far/);
@@ -144,7 +146,8 @@ test('internal iterative reduction has a switch on the page; with late-move redu
   await page.click('[data-testid=side-1-techniques] summary');
   await page.uncheck('[data-testid=side-1-tech-lmr]');
   await page.check('[data-testid=side-1-tech-iir]');
-  assert.match(await page.locator('[data-testid=side-1-techniques] summary').innerText(), /\(10 of 11 on, 2 changed\)/);
+  await page.check('[data-testid=side-1-tech-lmp_all]');
+  assert.match(await page.locator('[data-testid=side-1-techniques] summary').innerText(), /\(11 of 12 on, 3 changed\)/);
   await shot(page, 'techniques-iir');
   // Ataxx: nodes 4 plies or more from the horizon without a table move are common by depth 6
   // (in Reversi's opening the table has a move for nearly every node).
@@ -158,6 +161,7 @@ test('internal iterative reduction has a switch on the page; with late-move redu
   });
   assert.equal(facts.settings.internal_reduction, true);
   assert.equal(facts.settings.lmr, false);
+  assert.equal(facts.settings.late_move_pruning_all_depths, true);
   // Late-move reductions are off: every reduction the run counts is a node that reduced itself
   // (over all iterations; the last one, which the tree keeps, may have none: its nodes mostly
   // have a table move from the iteration before).

@@ -58,6 +58,7 @@ export const TECHNIQUES = [
   { id: 'lmp', key: 'late_move_pruning', name: 'Late-move pruning', title: 'Where the game says which moves gain nothing (Ataxx: jumps that capture nothing): skip them late in the order one or two plies above the horizon (tagged ✂ futile in the tree)' },
   { id: 'futility', key: 'futility', name: 'Futility pruning', title: 'Where the game says which moves are quiet (Ataxx): near the horizon, skip quiet moves, or a whole node, when the static evaluation is far from the window (tagged ✂ futile in the tree)' },
   { id: 'quiescence', key: 'quiescence', name: 'Quiescence', title: 'Look further at positions the game calls unsettled', value: (on) => (on ? 4 : 0) },
+  { id: 'lmp_all', key: 'late_move_pruning_all_depths', name: 'Late-move pruning at every depth', off: true, title: 'Off by default (not measured stronger): Zataxx’s rule, where the game says which moves gain nothing (Ataxx): below the root, skip them once two moves have been searched, whatever the depth left (tagged ✂ futile in the tree)' },
   { id: 'iir', key: 'internal_reduction', name: 'Internal iterative reduction', off: true, title: 'Off by default (not measured stronger): a node with several plies left and no move from the transposition table is searched one ply shallower, to find a move to try first next time (tagged R1 on the node in the tree)' },
 ];
 
