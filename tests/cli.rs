@@ -373,3 +373,68 @@ fn state_plays_checked_moves_and_reports_the_result_and_legal_moves() {
     assert_eq!(code, 2);
     assert!(err.contains("move 3 of 3"), "{err}");
 }
+
+#[test]
+fn train_ataxx_and_the_net_evaluator_refuse_bad_options_and_files() {
+    let dir = std::env::temp_dir().join(format!("plyscope-net-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad = dir.join("bad.bin");
+    std::fs::write(&bad, b"PLYATXN1 not a network").unwrap();
+    let bad = bad.to_str().unwrap();
+    let out = dir.join("out.bin");
+    let out = out.to_str().unwrap();
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["train-ataxx", "--out", out, "--model", "nett"],
+            "bad value \"nett\" for --model: expected patterns or net",
+        ),
+        (
+            &[
+                "train-ataxx",
+                "--out",
+                out,
+                "--model",
+                "net",
+                "--hidden",
+                "0",
+            ],
+            "--hidden must be from 1 to 128",
+        ),
+        (
+            &["train-ataxx", "--out", out, "--model", "net", "--lr", "x"],
+            "bad value \"x\" for --lr",
+        ),
+        (
+            &["train-ataxx", "--out", out, "--samples", bad],
+            "not an Ataxx samples file",
+        ),
+        (
+            &["search", "ataxx", "--eval", "nett", "--depth", "1"],
+            "net, patterns, strong, material or mobility",
+        ),
+    ];
+    for (args, needle) in cases {
+        let (code, stdout, err) = plyscope(args);
+        assert_eq!(code, 2, "{args:?} should exit 2; stdout {stdout}");
+        assert!(err.contains(needle), "{args:?}: {err:?} lacks {needle:?}");
+        assert!(!err.contains("panicked"), "{args:?} panicked: {err}");
+    }
+    // A network file that does not read: the evaluator is refused with the file and the reason.
+    let run = Command::new(env!("CARGO_BIN_EXE_plyscope"))
+        .args(["search", "ataxx", "--eval", "net", "--depth", "1"])
+        .env("PLYSCOPE_ATAXX_NET", bad)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(run.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("PLYSCOPE_ATAXX_NET") && err.contains("header"),
+        "{err}"
+    );
+    assert!(!err.contains("panicked"), "{err}");
+    // The shipped network searches.
+    let (code, stdout, err) = plyscope(&["search", "ataxx", "--eval", "net", "--depth", "2"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(!stdout.is_empty());
+    std::fs::remove_dir_all(&dir).ok();
+}

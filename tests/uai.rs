@@ -164,6 +164,28 @@ fn walls_and_evaluator_option() {
 }
 
 #[test]
+fn the_net_evaluator_is_an_option_and_searches() {
+    let mut c = uai();
+    c.send("uai");
+    let lines = c.wait_prefix("uaiok");
+    let option = lines
+        .iter()
+        .find(|l| l.starts_with("option name Evaluator"))
+        .expect("an Evaluator option");
+    assert!(option.contains(" var net"), "{option}");
+    assert!(option.contains("default net"), "{option}");
+    c.send("setoption name Evaluator value net\nposition startpos moves f2\ngo depth 3");
+    let lines = c.wait_prefix("bestmove");
+    assert!(errors(&lines).is_empty(), "{lines:?}");
+    let best = bestmoves(&lines);
+    assert!(is_legal("x5o/7/7/7/7/5x1/o5x o 0 1", &best[0]), "{lines:?}");
+    c.send("setoption name Evaluator value nett\nisready");
+    let lines = c.wait_prefix("readyok");
+    assert_eq!(errors(&lines).len(), 1, "{lines:?}");
+    assert!(errors(&lines)[0].contains("net"), "{lines:?}");
+}
+
+#[test]
 fn malformed_commands_get_errors_and_the_session_goes_on() {
     let script = "\
 position startpos moves f2

@@ -162,11 +162,15 @@ USAGE:
       phase, last phase first. Deterministic from S. Writes the weights file FILE.
   plyscope train-ataxx --out FILE [--games N] [--seed S] [--random-min K] [--random-max K]
                        [--epsilon X] [--depth D] [--eval NAME] [--final-share X] [--epochs N]
-                       [--shrink X]
+                       [--shrink X] [--samples F1,F2..] [--save-samples F]
+                       [--model patterns|net] [--hidden H] [--batch B] [--lr X]
       Train the Ataxx `patterns` evaluator (docs/ataxx.md): N self-play games on the open board
       from K random plies, each position labelled by the mean of a depth D-1 and D search with
       `strong` or NAME (blended with the final margin by X), a least-squares fit per phase.
-      Deterministic from S. Writes the weights file FILE.
+      --save-samples writes the labelled positions to F; --samples reads them from files instead
+      of playing. --model net fits the `net` evaluator instead (H hidden units, default 32; N
+      epochs of Adam, default 30, minibatches of B, step X). Deterministic from S. Writes the
+      weights file FILE.
   plyscope uai
       Play Ataxx over the UAI protocol on standard input and output (for match runners and GUIs).
   plyscope uhp

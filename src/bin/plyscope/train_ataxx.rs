@@ -1,16 +1,31 @@
-//! `plyscope train-ataxx`: runs the Ataxx `patterns` evaluator's training pipeline
-//! (`plyscope::games::ataxx::train`) and writes a weights file.
+//! `plyscope train-ataxx`: runs the training pipeline of the Ataxx `patterns` evaluator
+//! (`plyscope::games::ataxx::train`) or, with `--model net`, of the `net` evaluator
+//! (`plyscope::games::ataxx::net_train`), and writes a weights file.
 
 use super::train_options;
 use super::Usage;
+use plyscope::games::ataxx::net_train::{self, NetTrainConfig};
 use plyscope::games::ataxx::train::{self, TrainConfig};
-use plyscope::games::ataxx::{patterns, AtaxxEval};
+use plyscope::games::ataxx::{patterns, samples, AtaxxEval};
 use std::time::Instant;
 
 /// Runs the command.
 pub fn run(args: &[String]) -> Result<(), Usage> {
-    let (opts, out) =
-        train_options::parse(args, &["--depth", "--eval", "--final-share"], "train-ataxx")?;
+    let (opts, out) = train_options::parse(
+        args,
+        &[
+            "--depth",
+            "--eval",
+            "--final-share",
+            "--samples",
+            "--save-samples",
+            "--model",
+            "--hidden",
+            "--batch",
+            "--lr",
+        ],
+        "train-ataxx",
+    )?;
     let d = TrainConfig::default();
     let cfg = TrainConfig {
         self_play: train_options::self_play(&opts, d.self_play)?,
@@ -27,16 +42,80 @@ pub fn run(args: &[String]) -> Result<(), Usage> {
     if !(2..=8).contains(&cfg.depth) {
         return Err(Usage("--depth must be from 2 to 8".into()));
     }
+    let net = match opts.value("--model") {
+        None | Some("patterns") => None,
+        Some("net") => {
+            let n = NetTrainConfig::default();
+            let c = NetTrainConfig {
+                hidden: opts.number_or("--hidden", "a whole number", n.hidden)?,
+                epochs: opts.number_or("--epochs", "a whole number", n.epochs)?,
+                batch: opts.number_or("--batch", "a whole number", n.batch)?,
+                lr: opts.number_or("--lr", "a step size", n.lr)?,
+                seed: cfg.self_play.seed,
+            };
+            c.check().map_err(Usage)?;
+            Some(c)
+        }
+        Some(other) => {
+            return Err(Usage(format!(
+                "bad value {other:?} for --model: expected patterns or net"
+            )))
+        }
+    };
     eprintln!("{cfg:?}");
+    if let Some(n) = &net {
+        eprintln!("{n:?}");
+    }
     let t = Instant::now();
-    let samples = train::play_games(&cfg);
-    eprintln!(
-        "{} games, {} labelled positions in {:.1} s",
-        cfg.self_play.games,
-        samples.len(),
-        t.elapsed().as_secs_f64()
-    );
+    let samples = match opts.value("--samples") {
+        Some(paths) => {
+            let mut all = Vec::new();
+            for path in paths.split(',') {
+                let bytes =
+                    std::fs::read(path).map_err(|e| Usage(format!("cannot read {path}: {e}")))?;
+                let s = samples::decode(&bytes).map_err(|e| Usage(format!("{path}: {e}")))?;
+                eprintln!("{} labelled positions read from {path}", s.len());
+                all.extend(s);
+            }
+            train::relabel(&mut all, cfg.final_share);
+            all
+        }
+        None => {
+            let s = train::play_games(&cfg);
+            eprintln!(
+                "{} games, {} labelled positions in {:.1} s",
+                cfg.self_play.games,
+                s.len(),
+                t.elapsed().as_secs_f64()
+            );
+            s
+        }
+    };
+    if let Some(path) = opts.value("--save-samples") {
+        std::fs::write(path, samples::encode(&samples))
+            .map_err(|e| Usage(format!("cannot write {path}: {e}")))?;
+        eprintln!("wrote {} positions to {path}", samples.len());
+    }
     let t2 = Instant::now();
+    if let Some(n) = net {
+        let (w, rep) = net_train::train(&n, &samples, |line| eprintln!("{line}"));
+        eprintln!(
+            "{} positions fitted, {} held out; mse {:.2} -> {:.2} pieces^2, held out {:.2} -> {:.2}",
+            rep.rows, rep.held_out, rep.train.0, rep.train.1, rep.held.0, rep.held.1
+        );
+        for p in 0..patterns::PHASES {
+            let lo = p as u32 * patterns::PHASE_WIDTH + 1;
+            eprintln!(
+                "phase {p} (empties {lo}-{}): {} held out; labels' spread {:.2}, held out {:.2} pieces^2",
+                if p + 1 == patterns::PHASES { 49 } else { lo + patterns::PHASE_WIDTH - 1 },
+                rep.held_count[p],
+                rep.held_zero_by_phase[p],
+                rep.held_by_phase[p]
+            );
+        }
+        eprintln!("fitted in {:.1} s", t2.elapsed().as_secs_f64());
+        return train_options::write_weights(&out, &w.quantise().encode(), t);
+    }
     let (w, _) = train::train(&cfg, &samples, |line| eprintln!("{line}"));
     eprintln!("fitted in {:.1} s", t2.elapsed().as_secs_f64());
     let bytes = patterns::encode(&train::quantise(&w));

@@ -4,11 +4,11 @@
 //! perspective player and the opponent (or a bonus with the side to move's sign), so
 //! `evaluate(pos, 0) == -evaluate(pos, 1)`.
 
-use super::{dilate, patterns, Ataxx, FILE_A, FILE_G, FULL};
+use super::{dilate, net, patterns, Ataxx, FILE_A, FILE_G, FULL};
 use crate::core::{Error, Evaluator, PlayerId, TermSink, ValueUnit};
 
 /// The evaluator names, the default first.
-pub const NAMES: &[&str] = &["patterns", "strong", "material", "mobility"];
+pub const NAMES: &[&str] = &["net", "patterns", "strong", "material", "mobility"];
 
 /// Weight of a piece.
 pub const W_MATERIAL: f64 = 100.0;
@@ -35,10 +35,12 @@ pub enum AtaxxEval {
     Material,
     /// Material and clone mobility only.
     Mobility,
-    /// Trained 2x2 window tables and scalar terms per game phase (see [`super::patterns`]): the
-    /// default.
-    #[default]
+    /// Trained 2x2 window tables and scalar terms per game phase (see [`super::patterns`]).
     Patterns,
+    /// A trained network over the 2x2 windows and the scalar terms of `patterns` (see
+    /// [`super::net`]): the default.
+    #[default]
+    Net,
 }
 
 impl AtaxxEval {
@@ -48,11 +50,19 @@ impl AtaxxEval {
             "strong" => Ok(AtaxxEval::Strong),
             "material" => Ok(AtaxxEval::Material),
             "mobility" => Ok(AtaxxEval::Mobility),
-            "" | "patterns" => Ok(AtaxxEval::Patterns),
+            "patterns" => Ok(AtaxxEval::Patterns),
+            "" | "net" => match net::weights() {
+                Ok(_) => Ok(AtaxxEval::Net),
+                Err(why) => Err(Error::bad_option(
+                    "evaluator",
+                    "net",
+                    format!("a network file that reads ({why})"),
+                )),
+            },
             _ => Err(Error::bad_option(
                 "evaluator",
                 name,
-                "patterns, strong, material or mobility",
+                "net, patterns, strong, material or mobility",
             )),
         }
     }
@@ -208,6 +218,25 @@ fn pattern_eval<S: TermSink>(pos: &Ataxx, perspective: PlayerId, sink: &mut S) -
     v as f64 * sign
 }
 
+/// The `net` evaluation from `perspective`'s view: the network gives the side to move's value,
+/// negated for the other side with its terms. Weights that do not read (a bad
+/// `PLYSCOPE_ATAXX_NET`, refused by [`AtaxxEval::by_name`]) fall back to the shipped ones.
+#[inline]
+fn net_eval<S: TermSink>(pos: &Ataxx, perspective: PlayerId, sink: &mut S) -> f64 {
+    let mover = pos.side_to_move();
+    let sign = if mover == perspective { 1.0 } else { -1.0 };
+    let weights = net::weights().unwrap_or_else(|_| net::shipped());
+    let v = net::evaluate_with(
+        weights,
+        pos.pieces(mover),
+        pos.pieces(mover ^ 1),
+        pos.walls(),
+        S::ACTIVE,
+        |name, raw, w| sink.term(name, raw * sign, w),
+    );
+    v * sign
+}
+
 impl Evaluator<Ataxx> for AtaxxEval {
     /// Every Ataxx evaluator counts 100 per piece: its values read as pieces.
     fn unit(&self) -> ValueUnit {
@@ -225,12 +254,16 @@ impl Evaluator<Ataxx> for AtaxxEval {
             AtaxxEval::Material => "material",
             AtaxxEval::Mobility => "mobility",
             AtaxxEval::Patterns => "patterns",
+            AtaxxEval::Net => "net",
         }
     }
 
     fn evaluate<S: TermSink>(&self, pos: &Ataxx, perspective: PlayerId, sink: &mut S) -> f64 {
         if *self == AtaxxEval::Patterns {
             return pattern_eval(pos, perspective, sink);
+        }
+        if *self == AtaxxEval::Net {
+            return net_eval(pos, perspective, sink);
         }
         let me = pos.pieces(perspective);
         let them = pos.pieces(perspective ^ 1);

@@ -16,8 +16,11 @@
 //! evaluators in [`eval`].
 
 pub mod eval;
+pub mod net;
+pub mod net_train;
 pub mod notation;
 pub mod patterns;
+pub mod samples;
 pub mod train;
 pub mod walls;
 mod view;

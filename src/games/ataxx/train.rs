@@ -155,16 +155,23 @@ pub fn play_games(cfg: &TrainConfig) -> Vec<Sample> {
         };
         for (s, &p) in out[first..].iter_mut().zip(&movers) {
             s.final_margin = margin(p);
-            // A search that saw the game's end (a value beyond any margin) says who wins, not by
-            // how much: the game's own margin stands in for it.
-            s.label = if s.search.abs() >= LABEL_CAP {
-                s.final_margin
-            } else {
-                (1.0 - cfg.final_share) * s.search + cfg.final_share * s.final_margin
-            };
         }
+        relabel(&mut out[first..], cfg.final_share);
     }
     out
+}
+
+/// Sets every sample's label from its search value and final margin: their blend with
+/// `final_share` of the margin, or the margin alone where the search saw the game's end (a value
+/// beyond any margin says who wins, not by how much).
+pub fn relabel(samples: &mut [Sample], final_share: f32) {
+    for s in samples {
+        s.label = if s.search.abs() >= LABEL_CAP {
+            s.final_margin
+        } else {
+            (1.0 - final_share) * s.search + final_share * s.final_margin
+        };
+    }
 }
 
 /// The evaluation with float weights, in pieces for the side to move.
