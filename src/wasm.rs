@@ -314,7 +314,8 @@ impl Engine {
         send: impl Fn(&Tree) -> Option<JsValue>,
         last: Option<Rc<RefCell<Option<Progress>>>>,
     ) -> Result<SearchReport, JsError> {
-        let cfg = SearchConfig::from_json(options_json).map_err(err)?;
+        let cfg =
+            crate::games::search_config(&self.session.game_id(), options_json).map_err(err)?;
         let mut report = |p: &Progress| {
             if let Some(last) = &last {
                 *last.borrow_mut() = Some(p.clone());
@@ -353,7 +354,8 @@ impl Engine {
         options_json: &str,
         workers: u32,
     ) -> Result<Option<SplitSearch>, JsError> {
-        let cfg = SearchConfig::from_json(options_json).map_err(err)?;
+        let cfg =
+            crate::games::search_config(&self.session.game_id(), options_json).map_err(err)?;
         let run = self.session.split_start(&cfg, workers).map_err(err)?;
         Ok(run.map(|run| SplitSearch { run }))
     }
@@ -365,7 +367,8 @@ impl Engine {
     /// transposition table is kept for its next job.
     #[wasm_bindgen(js_name = searchMove)]
     pub fn search_move(&self, options_json: &str, job: JsValue) -> Result<String, JsError> {
-        let cfg = SearchConfig::from_json(options_json).map_err(err)?;
+        let cfg =
+            crate::games::search_config(&self.session.game_id(), options_json).map_err(err)?;
         let job: JobSpec = serde_wasm_bindgen::from_value(job)
             .map_err(|e| JsError::new(&format!("a job of a parallel search was expected: {e}")))?;
         let r = self.session.search_move(&cfg, &job).map_err(err)?;

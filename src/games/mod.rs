@@ -150,13 +150,55 @@ pub struct GameInfo {
     pub ai: AiDefaults,
 }
 
-/// The AI's default settings for a game: a depth cap and a time limit per move.
+/// The AI's default settings for a game: a depth cap, a time limit per move and the search
+/// techniques the game's defaults turn off.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 pub struct AiDefaults {
     /// Depth limit in plies (iterative deepening stops earlier when the time runs out).
     pub depth: u32,
     /// Time limit per move in milliseconds.
     pub time_ms: u32,
+    /// The alpha-beta techniques (their search-option names, [`crate::search::SWITCHES`]) that
+    /// this game plays without unless told otherwise, because equal-time matches measured it
+    /// stronger without them (docs/engine-options.md, "The defaults in each game"). Empty for
+    /// most games: every technique's default holds.
+    pub techniques_off: &'static [&'static str],
+}
+
+impl AiDefaults {
+    /// A game's AI defaults with every technique at its default.
+    pub const fn new(depth: u32, time_ms: u32) -> Self {
+        AiDefaults {
+            depth,
+            time_ms,
+            techniques_off: &[],
+        }
+    }
+}
+
+/// The catalogue entry of the game that `id` (a game or variant id) names, if any.
+pub fn game_info(id: &str) -> Option<&'static GameInfo> {
+    let (base, _) = split_variant(id);
+    CATALOGUE.iter().find(|g| g.id == base)
+}
+
+/// The search options game `id` starts from when nothing is set: [`SearchConfig::default`] with
+/// the techniques the game turns off ([`AiDefaults::techniques_off`]). An unknown id gets the
+/// plain defaults.
+pub fn search_defaults(id: &str) -> crate::search::SearchConfig {
+    let mut config = crate::search::SearchConfig::default();
+    for key in game_info(id).map_or(&[][..], |g| g.ai.techniques_off) {
+        // The catalogue's names are checked by a test (tests/catalogue.rs).
+        let _ = config.turn_off(key);
+    }
+    config
+}
+
+/// Reads search options from JSON for game `id` ([`crate::search::SearchConfig::from_json`]),
+/// the game's own defaults applying to every option the text leaves out ([`search_defaults`]).
+pub fn search_config(id: &str, json: &str) -> Result<crate::search::SearchConfig, Error> {
+    let off = game_info(id).map_or(&[][..], |g| g.ai.techniques_off);
+    crate::search::SearchConfig::from_json_with_off(json, off)
 }
 
 /// Something to do with a game type picked at run time: the registry calls

@@ -276,10 +276,7 @@ impl Playable for TicTacToe {
         variants: &[],
         chance: false,
         players: 2,
-        ai: AiDefaults {
-            depth: 9,
-            time_ms: 1000,
-        },
+        ai: AiDefaults::new(9, 1000),
     };
 
     fn new_game(id: &str) -> Result<Self, Error> {

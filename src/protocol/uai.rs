@@ -400,7 +400,7 @@ impl Default for Uai {
             eval: AtaxxEval::default(),
             base: SearchConfig {
                 tt_bits: tt_bits_for(16),
-                ..SearchConfig::default()
+                ..crate::games::search_defaults(<Ataxx as crate::games::Playable>::INFO.id)
             },
             table: KeptTable::default(),
             keep: false,
@@ -449,7 +449,7 @@ impl Protocol for Uai {
                 );
                 say(out, "option name Hash type spin default 16 min 1 max 2048");
                 say(out, "option name Threads type spin default 1 min 1 max 64");
-                let mut defaults = SearchConfig::default();
+                let mut defaults = crate::games::search_defaults(<Ataxx as crate::games::Playable>::INFO.id);
                 for (name, field) in SWITCHES {
                     let on = *field(&mut defaults);
                     say(out, &format!("option name {name} type check default {on}"));

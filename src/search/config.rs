@@ -78,6 +78,20 @@ impl FromStr for Algorithm {
 /// takes about 0.1 to 3 s to solve natively (FFO #40-#44: docs/reversi.md).
 pub const DEFAULT_EXACT_ENDGAME: u32 = 20;
 
+/// The JSON names of the boolean technique switches of alpha-beta ([`SearchConfig::switch_mut`]).
+pub const SWITCHES: [&str; 10] = [
+    "pvs",
+    "aspiration",
+    "killers",
+    "history",
+    "lmr",
+    "null_move",
+    "late_move_pruning",
+    "late_move_pruning_all_depths",
+    "futility",
+    "internal_reduction",
+];
+
 /// Everything a search can be asked to do. Every field has a default, so a JSON object with only
 /// some fields (`{"depth": 4}`) is a valid configuration.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -461,6 +475,67 @@ impl SearchConfig {
             ));
         }
         Ok(())
+    }
+
+    /// Turns off the technique named `key` (its JSON name: a boolean switch such as `killers`,
+    /// or `transposition_table`, or `quiescence`). An unknown name is an error naming the
+    /// switches there are. A game's own defaults use it ([`crate::games::AiDefaults`]).
+    pub fn turn_off(&mut self, key: &str) -> Result<(), Error> {
+        match key {
+            "transposition_table" => self.transposition_table = Some(false),
+            "quiescence" => self.quiescence = 0,
+            _ => match self.switch_mut(key) {
+                Some(on) => *on = false,
+                None => {
+                    return Err(Error::bad_option(
+                        "technique",
+                        key,
+                        format!(
+                            "one of {}, transposition_table, quiescence",
+                            SWITCHES.join(", ")
+                        ),
+                    ))
+                }
+            },
+        }
+        Ok(())
+    }
+
+    /// The boolean technique switch with JSON name `key` (one of [`SWITCHES`]), if there is one.
+    pub fn switch_mut(&mut self, key: &str) -> Option<&mut bool> {
+        Some(match key {
+            "pvs" => &mut self.pvs,
+            "aspiration" => &mut self.aspiration,
+            "killers" => &mut self.killers,
+            "history" => &mut self.history,
+            "lmr" => &mut self.lmr,
+            "null_move" => &mut self.null_move,
+            "late_move_pruning" => &mut self.late_move_pruning,
+            "late_move_pruning_all_depths" => &mut self.late_move_pruning_all_depths,
+            "futility" => &mut self.futility,
+            "internal_reduction" => &mut self.internal_reduction,
+            _ => return None,
+        })
+    }
+
+    /// Reads a configuration from JSON as [`SearchConfig::from_json`] does, with the techniques
+    /// named in `off` turned off where the text does not set them: a game's own defaults
+    /// ([`crate::games::search_config`]). `{"killers": true}` keeps the killers on whatever
+    /// `off` says.
+    pub fn from_json_with_off(text: &str, off: &[&str]) -> Result<Self, Error> {
+        let mut config = Self::from_json(text)?;
+        if off.is_empty() {
+            return Ok(config);
+        }
+        // from_json accepted the text, so it is a JSON object.
+        let given: serde_json::Map<String, serde_json::Value> =
+            serde_json::from_str(text).unwrap_or_default();
+        for key in off {
+            if !given.contains_key(*key) {
+                config.turn_off(key)?;
+            }
+        }
+        Ok(config)
     }
 
     /// Reads a configuration from JSON, with a message naming the bad field.

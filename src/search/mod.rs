@@ -17,7 +17,7 @@ pub(crate) mod wasm_threads;
 
 pub use config::{
     Algorithm, Playout, Progress, RootMove, SearchConfig, SearchResult, DEFAULT_EXACT_ENDGAME,
-    MAX_THREADS, MCTS_DEFAULT_ITERATIONS,
+    MAX_THREADS, MCTS_DEFAULT_ITERATIONS, SWITCHES,
 };
 pub use engine::{
     search, search_move, split_result, split_root_moves, Completed, Hooks, MoveSearch, SplitJob,

@@ -93,11 +93,13 @@ test('a Reversi search on the page shows null windows in the tree, and its toolt
     await page.dispatchEvent(`[data-testid=side-1-${k}]`, 'change');
   }
   // The techniques are switches under the AI player; on by default, but internal iterative
-  // reduction (not measured stronger).
+  // reduction and late-move pruning at every depth (not measured stronger), and in Reversi the
+  // killer moves (the game's own default: measured stronger without them).
   assert.equal(await page.locator('[data-testid=side-1-tech-lmr]').isChecked(), true);
   assert.equal(await page.locator('[data-testid=side-1-tech-iir]').isChecked(), false);
   assert.equal(await page.locator('[data-testid=side-1-tech-lmp_all]').isChecked(), false);
-  assert.match(await page.locator('[data-testid=side-1-techniques] summary').innerText(), /\(10 of 12 on, the defaults\)/);
+  assert.equal(await page.locator('[data-testid=side-1-tech-killers]').isChecked(), false);
+  assert.match(await page.locator('[data-testid=side-1-techniques] summary').innerText(), /\(9 of 12 on, the defaults\)/);
   const first = (await appState(page)).legal[0].move;
   const c = await page.evaluate((m) => window.plyscope.cellCenterOf(m), first);
   await page.mouse.click(c.x, c.y);
@@ -126,10 +128,17 @@ test('a Reversi search on the page shows null windows in the tree, and its toolt
   assert.equal(facts.settings.pvs, true);
   assert.equal(facts.settings.internal_reduction, false);
   assert.equal(facts.settings.late_move_pruning_all_depths, false);
+  assert.equal(facts.settings.killers, false);
   assert.notEqual(facts.scout, null, 'a root move searched with a null window');
   const tip = await hover(page, facts.scout, 'window.plyscope.explorer');
   assert.match(tip, /null window: it only asked whether this move beats the best so far/);
   await shot(page, 'tree-notes-app');
+  // Ticking the killers is a change from Reversi's defaults, and the switch says why it is off.
+  await page.click('[data-testid=side-1-techniques] summary');
+  assert.match(await page.locator('[data-testid=side-1-tech-killers]').locator('xpath=..').getAttribute('title'), /Off by default in this game/);
+  await page.check('[data-testid=side-1-tech-killers]');
+  assert.match(await page.locator('[data-testid=side-1-techniques] summary').innerText(), /\(10 of 12 on, 1 changed\)/);
+  assert.equal(await page.evaluate(() => JSON.parse(localStorage.getItem('plyscope.app.v1')).settings.perGame.reversi.sides[1].tech.killers), true);
   assert.deepEqual(errors, []);
   await context.close();
 });
@@ -144,6 +153,8 @@ test('internal iterative reduction has a switch on the page; with late-move redu
     await page.dispatchEvent(`[data-testid=side-1-${k}]`, 'change');
   }
   await page.click('[data-testid=side-1-techniques] summary');
+  // Ataxx keeps the killers (Reversi's default is its own).
+  assert.equal(await page.locator('[data-testid=side-1-tech-killers]').isChecked(), true);
   await page.uncheck('[data-testid=side-1-tech-lmr]');
   await page.check('[data-testid=side-1-tech-iir]');
   await page.check('[data-testid=side-1-tech-lmp_all]');
@@ -166,6 +177,31 @@ test('internal iterative reduction has a switch on the page; with late-move redu
   // (over all iterations; the last one, which the tree keeps, may have none: its nodes mostly
   // have a table move from the iteration before).
   assert.ok(facts.reductions > 0, `internal iterative reductions are counted: ${facts.reductions}`);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('settings saved before the games had defaults of their own: switches left at their old default take the game's default', async () => {
+  const context = await env.browser.newContext({ viewport: { width: 1400, height: 900 } });
+  // A save of the previous version: every switch stored, Reversi's killers on (then the default)
+  // and its late-move reductions off (a player's change, kept).
+  const tech = { tt: true, pvs: true, aspiration: true, killers: true, history: true, lmr: false, null_move: true, lmp: true, futility: true, quiescence: true, lmp_all: false, iir: false };
+  const saved = { settings: { game: 'reversi', perGame: { reversi: { sides: [{ level: 'human', depth: 5, time: 0, q: 0, tech }, { level: 'alphabeta', depth: 5, time: 0, q: 0, tech }] } } }, record: null };
+  await context.addInitScript((text) => {
+    if (!sessionStorage.getItem('seeded')) {
+      localStorage.setItem('plyscope.app.v1', text);
+      sessionStorage.setItem('seeded', '1');
+    }
+  }, JSON.stringify(saved));
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(env.server.url);
+  await page.waitForFunction(() => window.plyscope && window.plyscope.state && window.plyscope.state.game.startsWith('reversi'), null, { timeout: 20000 });
+  await page.click('[data-testid=side-1-techniques] summary');
+  assert.equal(await page.locator('[data-testid=side-1-tech-killers]').isChecked(), false);
+  assert.equal(await page.locator('[data-testid=side-1-tech-lmr]').isChecked(), false);
+  assert.match(await page.locator('[data-testid=side-1-techniques] summary').innerText(), /\(8 of 12 on, 1 changed\)/);
   assert.deepEqual(errors, []);
   await context.close();
 });

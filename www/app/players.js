@@ -1,7 +1,7 @@
 // The players panel: for each side, human or an AI level, and the AI's knobs (depth, time, the
 // randomness quotient); the names and colours the page gives the players.
 import { titleCase } from '../games.js';
-import { LEVELS, TECHNIQUES, settings, techOn } from './settings.js';
+import { LEVELS, TECHNIQUES, settings, techDefault, techOn } from './settings.js';
 import { state, thinking, gameEntry, sideIndex, isAi, save, stopThinking, redraw, advance } from './flow.js';
 import { view } from './board.js';
 import { say } from './status.js';
@@ -104,25 +104,27 @@ export function renderPlayers() {
     }
     fs.append(knobs);
     // Alpha-beta's techniques, each with a switch (games with chance run expectimax: none apply).
-    if (side.level === 'alphabeta' && !gameEntry(state?.game ?? settings.game)?.chance) {
+    const entry = gameEntry(state?.game ?? settings.game);
+    if (side.level === 'alphabeta' && !entry?.chance) {
       if (!side.tech) side.tech = {};
+      const ai = entry?.ai;
       const det = document.createElement('details');
       det.className = 'techniques';
       det.dataset.testid = `side-${i}-techniques`;
       const sum = document.createElement('summary');
       const summary = () => {
-        const changed = TECHNIQUES.filter((t) => techOn(side.tech, t) === !!t.off).length;
-        const on = TECHNIQUES.filter((t) => techOn(side.tech, t)).length;
+        const changed = TECHNIQUES.filter((t) => techOn(side.tech, t, ai) !== techDefault(t, ai)).length;
+        const on = TECHNIQUES.filter((t) => techOn(side.tech, t, ai)).length;
         return `Search techniques (${on} of ${TECHNIQUES.length} on${changed ? `, ${changed} changed` : ', the defaults'})`;
       };
       sum.textContent = summary();
       det.append(sum);
       for (const t of TECHNIQUES) {
         const lab = document.createElement('label');
-        lab.title = t.title;
+        lab.title = techDefault(t, ai) === !t.off ? t.title : `${t.title}. Off by default in this game: it played stronger without it in equal-time matches`;
         const box = document.createElement('input');
         box.type = 'checkbox';
-        box.checked = techOn(side.tech, t);
+        box.checked = techOn(side.tech, t, ai);
         box.dataset.testid = `side-${i}-tech-${t.id}`;
         box.addEventListener('change', () => {
           side.tech[t.id] = box.checked;

@@ -44,8 +44,9 @@ const KEPT_GAMES = 5;
 
 /**
  * The alpha-beta search's techniques, each with a switch in the players panel (on by default, the
- * strongest measured (docs/benchmarks.md), except those marked `off`). `key` is the search option
- * the engine reads.
+ * strongest measured (docs/benchmarks.md), except those marked `off` and those a game's catalogue
+ * entry turns off: `ai.techniques_off`, Reversi's killer moves). `key` is the search option the
+ * engine reads.
  */
 export const TECHNIQUES = [
   { id: 'tt', key: 'transposition_table', name: 'Transposition table', title: 'Remember results by position; a node answered from it is tagged TT in the tree' },
@@ -62,13 +63,23 @@ export const TECHNIQUES = [
   { id: 'iir', key: 'internal_reduction', name: 'Internal iterative reduction', off: true, title: 'Off by default (not measured stronger): a node with several plies left and no move from the transposition table is searched one ply shallower, to find a move to try first next time (tagged R1 on the node in the tree)' },
 ];
 
-/** Whether technique `t` is on in a side's switches `tech` (a switch never touched has its default). */
-export function techOn(tech, t) {
-  return typeof tech?.[t.id] === 'boolean' ? tech[t.id] : !t.off;
+/** Whether technique `t` is on by default in a game whose catalogue AI settings are `ai`. */
+export function techDefault(t, ai) {
+  return !t.off && !(Array.isArray(ai?.techniques_off) && ai.techniques_off.includes(t.key));
 }
 
+/**
+ * Whether technique `t` is on in a side's switches `tech` (`{id: boolean}`, only the switches the
+ * player touched) in a game whose catalogue AI settings are `ai`: a switch never touched has the
+ * game's default.
+ */
+export function techOn(tech, t, ai) {
+  return typeof tech?.[t.id] === 'boolean' ? tech[t.id] : techDefault(t, ai);
+}
+
+// No switch touched: every technique at its game's default.
 function defaultTech() {
-  return Object.fromEntries(TECHNIQUES.map((t) => [t.id, !t.off]));
+  return {};
 }
 
 /** A side at `level` with the game's AI defaults (`ai`: the catalogue's {depth, time_ms}). */
@@ -148,18 +159,29 @@ export function setSaveFilter(filter) {
 export function saveSettings(record) {
   try {
     const out = saveFilter ? saveFilter(settings, record) : { settings, record };
-    out.settings = { ...out.settings, sides: undefined };
+    out.settings = { ...out.settings, sides: undefined, techVersion: TECH_VERSION };
     localStorage.setItem(STORE, JSON.stringify(out));
   } catch {
     // Storage full or disabled: the game still plays.
   }
 }
 
-function readSide(s, side) {
+// Saved settings before this version kept every switch, touched or not; this one keeps only the
+// switches a player touched, so that a game's own defaults (Reversi's killers) reach untouched ones.
+const TECH_VERSION = 2;
+
+function readSide(s, side, legacy) {
   if (!s || typeof s !== 'object') return;
   if (LEVELS.some((l) => l.id === s.level)) side.level = s.level;
   for (const k of ['depth', 'time', 'q']) if (Number.isFinite(s[k])) side[k] = s[k];
-  if (s.tech && typeof s.tech === 'object') for (const t of TECHNIQUES) if (typeof s.tech[t.id] === 'boolean') side.tech[t.id] = s.tech[t.id];
+  if (s.tech && typeof s.tech === 'object') {
+    for (const t of TECHNIQUES) {
+      if (typeof s.tech[t.id] !== 'boolean') continue;
+      // An older save's switch at the default of its day was not touched.
+      if (legacy && s.tech[t.id] === !t.off) continue;
+      side.tech[t.id] = s.tech[t.id];
+    }
+  }
   if (typeof s.solver === 'boolean') side.solver = s.solver;
 }
 
@@ -182,7 +204,7 @@ export function loadSettings() {
         for (const [base, g] of Object.entries(st.perGame)) {
           if (!g || !Array.isArray(g.sides)) continue;
           const sides = defaultSides();
-          g.sides.slice(0, 2).forEach((s, i) => readSide(s, sides[i]));
+          g.sides.slice(0, 2).forEach((s, i) => readSide(s, sides[i], st.techVersion !== TECH_VERSION));
           settings.perGame[base] = { sides };
         }
       }
@@ -233,7 +255,10 @@ export function searchOptions(side, entry) {
       if (algorithm === 'alphabeta') {
         if (settings.threads > 1) a.threads = settings.threads;
         const tech = side.tech || defaultTech();
-        for (const t of TECHNIQUES) a[t.key] = t.value ? t.value(techOn(tech, t)) : techOn(tech, t);
+        for (const t of TECHNIQUES) {
+          const on = techOn(tech, t, entry?.ai);
+          a[t.key] = t.value ? t.value(on) : on;
+        }
       }
       return a;
     }

@@ -604,8 +604,8 @@ fn play_match(args: &[String]) -> Result<(), Usage> {
             "--max-plies",
         ],
     )?;
-    let cfg_a = SearchConfig::from_json(opts.value("--a").unwrap_or("{}"))?;
-    let cfg_b = SearchConfig::from_json(opts.value("--b").unwrap_or("{}"))?;
+    let cfg_a = plyscope::games::search_config(game, opts.value("--a").unwrap_or("{}"))?;
+    let cfg_b = plyscope::games::search_config(game, opts.value("--b").unwrap_or("{}"))?;
     let games: usize = opts.number_or("--games", "a whole number", 20)?;
     let plies: usize = opts.number_or("--random-plies", "a whole number", 4)?;
     let seed: u64 = opts.number_or("--seed", "a whole number", 1)?;
@@ -777,7 +777,7 @@ fn search(args: &[String]) -> Result<(), Usage> {
     )?;
     let mut s = session_at(game, opts.value("--position"))?;
     play_moves(s.as_mut(), opts.value("--moves"))?;
-    let mut cfg = SearchConfig::default();
+    let mut cfg = plyscope::games::search_defaults(game);
     if let Some(a) = opts.value("--algo") {
         cfg.algorithm = a.parse::<Algorithm>()?;
     }

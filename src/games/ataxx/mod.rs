@@ -697,10 +697,7 @@ impl Playable for Ataxx {
         ],
         chance: false,
         players: 2,
-        ai: AiDefaults {
-            depth: 12,
-            time_ms: 2000,
-        },
+        ai: AiDefaults::new(12, 2000),
     };
 
     /// Toggles the wall on the cell at `at` (as drawn: column from the left, row from the top)

@@ -325,10 +325,7 @@ impl Playable for Connect4 {
         variants: &[],
         chance: false,
         players: 2,
-        ai: AiDefaults {
-            depth: 42,
-            time_ms: 2000,
-        },
+        ai: AiDefaults::new(42, 2000),
     };
 
     fn new_game(id: &str) -> Result<Self, Error> {

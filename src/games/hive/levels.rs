@@ -76,7 +76,7 @@ impl Level {
             transposition_table: Some(true),
             randomness_quotient: self.quotient,
             random_ties: self.quotient > 1,
-            ..SearchConfig::default()
+            ..crate::games::search_defaults(<super::Hive as crate::games::Playable>::INFO.id)
         }
     }
 }

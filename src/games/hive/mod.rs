@@ -881,10 +881,7 @@ impl Playable for Hive {
         ],
         chance: false,
         players: 2,
-        ai: AiDefaults {
-            depth: 8,
-            time_ms: 3000,
-        },
+        ai: AiDefaults::new(8, 3000),
     };
 
     fn new_game(id: &str) -> Result<Self, Error> {

@@ -1014,10 +1014,7 @@ impl Playable for Khet {
         ],
         chance: false,
         players: 2,
-        ai: AiDefaults {
-            depth: 8,
-            time_ms: 3000,
-        },
+        ai: AiDefaults::new(8, 3000),
     };
 
     fn new_game(id: &str) -> Result<Self, Error> {

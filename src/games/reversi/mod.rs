@@ -399,6 +399,10 @@ impl Playable for Reversi {
         ai: AiDefaults {
             depth: 20,
             time_ms: 2000,
+            // Killer moves off: the defaults without them beat the defaults with them, 53.4 %
+            // over 1,000 games at 30 ms a move (docs/benchmarks.md, "Per-switch matches
+            // (session 18)").
+            techniques_off: &["killers"],
         },
     };
 

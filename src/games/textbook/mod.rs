@@ -380,10 +380,7 @@ impl Playable for Textbook {
         ],
         chance: false,
         players: 2,
-        ai: AiDefaults {
-            depth: 3,
-            time_ms: 1000,
-        },
+        ai: AiDefaults::new(3, 1000),
     };
 
     fn new_game(id: &str) -> Result<Self, Error> {

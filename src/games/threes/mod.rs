@@ -568,10 +568,7 @@ impl Playable for Threes {
         variants: &[("threes-1", "Threes, the deal from seed 1 (any threes-S)")],
         chance: true,
         players: 1,
-        ai: AiDefaults {
-            depth: 8,
-            time_ms: 1000,
-        },
+        ai: AiDefaults::new(8, 1000),
     };
 
     fn new_game(id: &str) -> Result<Self, Error> {
