@@ -7,7 +7,7 @@
 
 use crate::core::{BoardView, Coord};
 use crate::games::CATALOGUE;
-use crate::search::{Hooks, Progress, SearchConfig};
+use crate::search::{Hooks, Progress};
 use crate::session::{
     edit_variant, new_session, random_variant, AnySession, JobReport, JobSpec, SearchReport,
     SplitRun,

@@ -181,7 +181,7 @@ test('internal iterative reduction has a switch on the page; with late-move redu
   await context.close();
 });
 
-test('settings saved before the games had defaults of their own: switches left at their old default take the game's default', async () => {
+test('settings saved before the games had defaults of their own: switches left at their old default take the game default', async () => {
   const context = await env.browser.newContext({ viewport: { width: 1400, height: 900 } });
   // A save of the previous version: every switch stored, Reversi's killers on (then the default)
   // and its late-move reductions off (a player's change, kept).
