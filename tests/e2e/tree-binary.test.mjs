@@ -59,12 +59,14 @@ function treeFacts(page) {
   });
 }
 
-test('Reversi at depth 9: the tree crosses in binary form with every root move, more than the old 4,000-node cap, and why A and not B compares the best two', async () => {
+test('Reversi at depth 10: the tree crosses in binary form with every root move, more than the old 4,000-node cap, and why A and not B compares the best two', async () => {
   const { context, page, errors } = await openApp(env, DESKTOP);
   await pickGame(page, 'reversi');
   await page.selectOption('[data-testid=side-0-level]', 'human');
   await page.selectOption('[data-testid=side-1-level]', 'alphabeta');
-  await fixDepth(page, 1, 9);
+  // Depth 10: with Reversi's defaults (killer moves off) the last iteration at depth 9 is under
+  // 4,000 nodes.
+  await fixDepth(page, 1, 10);
   // The default budget, shown with the memory it implies.
   const budget = await page.locator('[data-testid=tree-budget]').inputValue();
   assert.equal(budget, '250000');
@@ -77,7 +79,7 @@ test('Reversi at depth 9: the tree crosses in binary form with every root move, 
   const legal = (await appState(page)).legal.map((m) => m.move);
   await page.waitForFunction(() => window.plyscope.state.history.length >= 2, null, { timeout: 120000 });
   const aiMove = (await appState(page)).history[1];
-  await page.waitForFunction((mv) => window.plyscope.explorer?.model()?.chosen?.move === mv && window.plyscope.explorer.model().stats?.depth_reached === 9, aiMove, { timeout: 60000 });
+  await page.waitForFunction((mv) => window.plyscope.explorer?.model()?.chosen?.move === mv && window.plyscope.explorer.model().stats?.depth_reached === 10, aiMove, { timeout: 60000 });
   const f = await treeFacts(page);
   // The tree came as bytes, not JSON.
   assert.ok(f.binary > 0, 'the model was read from the binary form');
@@ -91,19 +93,19 @@ test('Reversi at depth 9: the tree crosses in binary form with every root move, 
     assert.equal(typeof r.pre, 'number', `${r.move} has a pre-score`);
   }
   // Counts consistent with the run's statistics: nothing was cut at this size; the tree is the last
-  // iteration's (depth 9) and the run counts every iteration's nodes.
+  // iteration's (depth 10) and the run counts every iteration's nodes.
   assert.equal(f.stats.truncated, false);
   assert.equal(f.truncated, 0);
-  assert.equal(f.stats.depth_reached, 9);
+  assert.equal(f.stats.depth_reached, 10);
   assert.ok(f.searched <= Number(f.stats.nodes) + 1, `${f.searched} searched nodes in the tree, ${f.stats.nodes} in the run`);
   assert.ok(f.searched > Number(f.stats.nodes) / 4, `the last iteration is a large share of the run (${f.searched} of ${f.stats.nodes})`);
   const caption = await page.locator('[data-testid=tree-caption]').innerText();
   const said = await page.evaluate(async (n) => (await import('./app/status.js')).formatCount(n), Number(f.stats.nodes));
-  assert.ok(caption.includes(`depth 9, ${said} nodes searched`), caption);
+  assert.ok(caption.includes(`depth 10, ${said} nodes searched`), caption);
   // The chosen move's principal variation reaches the horizon.
   assert.equal(f.pv[0], aiMove);
-  assert.equal(f.pv.length, 9, `principal variation ${f.pv.join(' ')}`);
-  assert.equal(f.maxDepth, 9);
+  assert.equal(f.pv.length, 10, `principal variation ${f.pv.join(' ')}`);
+  assert.equal(f.maxDepth, 10);
   // Why A and not B: the chosen move against the second best by value (White minimises? the values
   // are from the searching player's view, so the best has the largest value).
   const ranked = [...f.rootMoves].sort((a, b) => b.value - a.value);
@@ -117,7 +119,7 @@ test('Reversi at depth 9: the tree crosses in binary form with every root move, 
   assert.deepEqual(why.b, [second.move]);
   assert.ok(why.diff >= 0, `the chosen move is worth at least the second best (${why.diff})`);
   await page.locator('[data-testid=tree-panel]').scrollIntoViewIfNeeded();
-  await shot(page, 'tree-binary-reversi-depth9');
+  await shot(page, 'tree-binary-reversi-depth10');
   assert.deepEqual(errors, []);
   await context.close();
 });
