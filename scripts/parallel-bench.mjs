@@ -24,7 +24,9 @@ const CASES = [
 ];
 // LMR=0 turns late-move reductions off, so that one and two workers search the same tree's value
 // (with reductions a null-window test at another worker's bound is reduced differently).
-const OPTIONS = { algorithm: 'alphabeta', iterative_deepening: true, exact_endgame: 0, random_ties: false, seed: 1, ...(process.env.LMR === '0' ? { lmr: false } : {}) };
+// OPTIONS='{"killers":true}' adds search options (JSON) to every case's: the games' own defaults
+// apply to what is not given (Reversi plays without killer moves).
+const OPTIONS = { algorithm: 'alphabeta', iterative_deepening: true, exact_endgame: 0, random_ties: false, seed: 1, ...(process.env.LMR === '0' ? { lmr: false } : {}), ...JSON.parse(process.env.OPTIONS || '{}') };
 
 const server = await startServer();
 const browser = await launch();
