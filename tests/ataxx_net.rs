@@ -1,40 +1,20 @@
 //! The Ataxx `net` evaluator: symmetry, the weights file and its errors, the term breakdown, the
 //! integer form against the float one, and the trainer on a small synthetic set.
 
+mod common;
+
 use plyscope::core::{Breakdown, Evaluator, NoTerms};
 use plyscope::games::ataxx::net::{
     self, evaluate_with, file_len, NetError, NetWeights, INPUTS, MAGIC, NET_SCALARS, TERM_NAMES,
 };
 use plyscope::games::ataxx::net_train::{self, NetRow, NetTrainConfig};
 use plyscope::games::ataxx::patterns::{transform, PHASES, SCALAR_NAMES};
-use plyscope::games::ataxx::train::{self, Sample, TrainConfig};
+use plyscope::games::ataxx::train::Sample;
 use plyscope::games::ataxx::{samples, Ataxx, AtaxxEval};
-use plyscope::games::pattern_fit::{SelfPlay, SplitMix};
+use plyscope::games::pattern_fit::SplitMix;
 use plyscope::games::Playable;
 
-/// Positions of a few fast self-play games: (side to move's pieces, the other's, walls).
-fn positions(seed: u64, games: usize) -> Vec<(u64, u64, u64)> {
-    let d = TrainConfig::default();
-    let cfg = TrainConfig {
-        self_play: SelfPlay {
-            seed,
-            games,
-            ..d.self_play
-        },
-        depth: 2,
-        ..d
-    };
-    train::play_games(&cfg)
-        .into_iter()
-        .map(|s| (s.me, s.them, s.walls))
-        .collect()
-}
-
-/// Random walls on free cells of a position.
-fn with_walls(rng: &mut SplitMix, (me, them, _): (u64, u64, u64)) -> (u64, u64, u64) {
-    let walls = rng.next() & rng.next() & rng.next() & !(me | them) & ((1u64 << 49) - 1);
-    (me, them, walls)
-}
+use common::{ataxx_positions as positions, ataxx_with_walls as with_walls};
 
 /// A network with random weights of every kind, from `seed`.
 fn random_net(hidden: usize, seed: u64) -> NetWeights {
@@ -150,29 +130,23 @@ fn the_breakdown_sums_to_the_evaluation_and_flips_with_the_side() {
     assert!(Ataxx::evaluator_names().contains(&"net"));
     let err = Ataxx::evaluator("nett").unwrap_err().to_string();
     assert!(err.contains("net"), "{err}");
-    for (me, them, walls) in positions(7, 1).into_iter().step_by(5) {
-        for to_move in 0..2u8 {
-            let (b, w) = if to_move == 0 { (me, them) } else { (them, me) };
-            let pos = Ataxx::from_parts(b, w, walls, to_move, 0, 1).unwrap();
-            for perspective in 0..2 {
-                let mut bd = Breakdown::default();
-                let v = eval.evaluate(&pos, perspective, &mut bd);
-                assert_eq!(v, eval.evaluate(&pos, perspective, &mut NoTerms));
-                let sum: f64 = bd.terms.iter().map(|t| t.value).sum();
-                assert_eq!(sum, v, "terms");
-                let names: Vec<&str> = bd.terms.iter().map(|t| t.name.as_str()).collect();
-                let mut expected: Vec<&str> = TERM_NAMES.to_vec();
-                expected.extend(&SCALAR_NAMES[..NET_SCALARS]);
-                assert_eq!(names, expected);
-            }
-            let a = eval.evaluate(&pos, 0, &mut NoTerms);
-            assert_eq!(a, -eval.evaluate(&pos, 1, &mut NoTerms));
-            let (mut x, mut y) = (Breakdown::default(), Breakdown::default());
-            eval.evaluate(&pos, 0, &mut x);
-            eval.evaluate(&pos, 1, &mut y);
-            for (s, t) in x.terms.iter().zip(&y.terms) {
-                assert_eq!((s.weight, s.raw), (t.weight, -t.raw), "{}", s.name);
-            }
+    for pos in common::ataxx_sample_positions(7) {
+        for perspective in 0..2 {
+            let (v, bd) = common::evaluate_with_terms(&eval, &pos, perspective);
+            let sum: f64 = bd.terms.iter().map(|t| t.value).sum();
+            assert_eq!(sum, v, "terms");
+            let names: Vec<&str> = bd.terms.iter().map(|t| t.name.as_str()).collect();
+            let mut expected: Vec<&str> = TERM_NAMES.to_vec();
+            expected.extend(&SCALAR_NAMES[..NET_SCALARS]);
+            assert_eq!(names, expected);
+        }
+        let a = eval.evaluate(&pos, 0, &mut NoTerms);
+        assert_eq!(a, -eval.evaluate(&pos, 1, &mut NoTerms));
+        let (mut x, mut y) = (Breakdown::default(), Breakdown::default());
+        eval.evaluate(&pos, 0, &mut x);
+        eval.evaluate(&pos, 1, &mut y);
+        for (s, t) in x.terms.iter().zip(&y.terms) {
+            assert_eq!((s.weight, s.raw), (t.weight, -t.raw), "{}", s.name);
         }
     }
 }

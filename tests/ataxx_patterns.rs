@@ -3,7 +3,7 @@
 
 mod common;
 
-use plyscope::core::{Breakdown, Evaluator, NoTerms};
+use plyscope::core::{Evaluator, NoTerms};
 use plyscope::games::ataxx::patterns::{
     self, decode, encode, evaluate_with, tie_groups, transform, window_indices, FAMILIES,
     NUM_FAMILIES, PHASES, PHASE_SIZE, PLACEMENTS, SCALAR_NAMES, TOTAL_WEIGHTS,
@@ -28,19 +28,7 @@ fn tiny(seed: u64, games: usize) -> TrainConfig {
     }
 }
 
-/// Positions of a few self-play games: (side to move's pieces, the other's, walls), every phase.
-fn positions(seed: u64, games: usize) -> Vec<(u64, u64, u64)> {
-    train::play_games(&tiny(seed, games))
-        .into_iter()
-        .map(|s| (s.me, s.them, s.walls))
-        .collect()
-}
-
-/// Random walls on free cells of a position, to test the wall states too.
-fn with_walls(rng: &mut SplitMix, (me, them, _): (u64, u64, u64)) -> (u64, u64, u64) {
-    let walls = rng.next() & rng.next() & rng.next() & !(me | them) & ((1u64 << 49) - 1);
-    (me, them, walls)
-}
+use common::{ataxx_positions as positions, ataxx_with_walls as with_walls};
 
 #[test]
 fn windows_cover_the_board_in_six_symmetric_families() {
@@ -161,29 +149,23 @@ fn the_breakdown_names_the_patterns_and_sums_to_the_evaluation() {
     assert_eq!(eval, AtaxxEval::Patterns);
     assert_eq!(eval.name(), "patterns");
     assert!(Ataxx::evaluator_names().contains(&"patterns"));
-    for (k, (me, them, walls)) in positions(9, 1).into_iter().enumerate().step_by(5) {
-        for to_move in 0..2u8 {
-            let (b, w) = if to_move == 0 { (me, them) } else { (them, me) };
-            let pos = Ataxx::from_parts(b, w, walls, to_move, 0, 1).unwrap();
-            for perspective in 0..2 {
-                let mut bd = Breakdown::default();
-                let v = eval.evaluate(&pos, perspective, &mut bd);
-                assert_eq!(v, eval.evaluate(&pos, perspective, &mut NoTerms));
-                let sum: f64 = bd.terms.iter().map(|t| t.value).sum();
-                assert!((sum - v).abs() < 1e-6, "position {k}: terms {sum} != {v}");
-                let names: Vec<&str> = bd.terms.iter().map(|t| t.name.as_str()).collect();
-                for (name, _) in FAMILIES.iter() {
-                    assert!(names.contains(name), "{name} missing");
-                }
-                for name in SCALAR_NAMES {
-                    assert!(names.contains(&name), "{name} missing");
-                }
+    for (k, pos) in common::ataxx_sample_positions(9).into_iter().enumerate() {
+        for perspective in 0..2 {
+            let (v, bd) = common::evaluate_with_terms(&eval, &pos, perspective);
+            let sum: f64 = bd.terms.iter().map(|t| t.value).sum();
+            assert!((sum - v).abs() < 1e-6, "position {k}: terms {sum} != {v}");
+            let names: Vec<&str> = bd.terms.iter().map(|t| t.name.as_str()).collect();
+            for (name, _) in FAMILIES.iter() {
+                assert!(names.contains(name), "{name} missing");
             }
-            let families: Vec<&str> = FAMILIES.iter().map(|f| f.0).collect();
-            common::pattern_terms_flip_with_the_side(&eval, &pos, &families);
-            let a = eval.evaluate(&pos, 0, &mut NoTerms);
-            assert_eq!(a, -eval.evaluate(&pos, 1, &mut NoTerms));
+            for name in SCALAR_NAMES {
+                assert!(names.contains(&name), "{name} missing");
+            }
         }
+        let families: Vec<&str> = FAMILIES.iter().map(|f| f.0).collect();
+        common::pattern_terms_flip_with_the_side(&eval, &pos, &families);
+        let a = eval.evaluate(&pos, 0, &mut NoTerms);
+        assert_eq!(a, -eval.evaluate(&pos, 1, &mut NoTerms));
     }
 }
 

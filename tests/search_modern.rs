@@ -390,26 +390,7 @@ fn ataxx_futility_prunes_up_to_four_plies_and_reverse_futility_up_to_six_above_t
             ..SearchConfig::default()
         },
     );
-    let mut left = vec![0i64; t.len()];
-    let mut searched = vec![false; t.len()];
-    let mut futile = vec![false; t.len()];
-    for i in 0..t.len() {
-        let n = &t.nodes[i];
-        if i == 0 {
-            left[i] = depth as i64;
-            continue;
-        }
-        let p = n.parent as usize;
-        assert!(p < i, "parents come first");
-        left[i] = left[p] - 1 - n.note.reduced() as i64;
-        if n.kind == NodeKind::Pruned {
-            if n.reason == Some(plyscope::tree::PruneReason::Futility) {
-                futile[p] = true;
-            }
-        } else {
-            searched[p] = true;
-        }
-    }
+    let (left, searched, futile) = plies_left_and_moves(&t, depth);
     let cut: Vec<i64> = (0..t.len())
         .filter(|&i| futile[i] && !searched[i] && t.nodes[i].kind != NodeKind::Pruned)
         .map(|i| left[i])
@@ -434,6 +415,33 @@ fn ataxx_futility_prunes_up_to_four_plies_and_reverse_futility_up_to_six_above_t
     );
 }
 
+/// For each node of a tree searched to `depth`: its plies left (its parent's less one and less
+/// its reduction, the note), whether one of its moves was searched, and whether one was skipped
+/// by forward pruning (a `futility` pruned node).
+fn plies_left_and_moves(t: &Tree, depth: u32) -> (Vec<i64>, Vec<bool>, Vec<bool>) {
+    let mut left = vec![0i64; t.len()];
+    let mut searched = vec![false; t.len()];
+    let mut futile = vec![false; t.len()];
+    for i in 0..t.len() {
+        let n = &t.nodes[i];
+        if i == 0 {
+            left[i] = depth as i64;
+            continue;
+        }
+        let p = n.parent as usize;
+        assert!(p < i, "parents come first");
+        left[i] = left[p] - 1 - n.note.reduced() as i64;
+        if n.kind == NodeKind::Pruned {
+            if n.reason == Some(plyscope::tree::PruneReason::Futility) {
+                futile[p] = true;
+            }
+        } else {
+            searched[p] = true;
+        }
+    }
+    (left, searched, futile)
+}
+
 #[test]
 fn ataxx_late_move_pruning_at_every_depth_skips_quiet_jumps_deep_in_the_tree_and_never_at_the_root()
 {
@@ -444,29 +452,7 @@ fn ataxx_late_move_pruning_at_every_depth_skips_quiet_jumps_deep_in_the_tree_and
     // and less its reduction (the note).
     let depth = 8;
     let pos = ataxx_midgame();
-    // For each node: plies left, and whether one of its moves was searched or skipped (futile).
-    let shape = |t: &Tree| {
-        let mut left = vec![0i64; t.len()];
-        let mut searched = vec![false; t.len()];
-        let mut futile = vec![false; t.len()];
-        for i in 0..t.len() {
-            let n = &t.nodes[i];
-            if i == 0 {
-                left[i] = depth as i64;
-                continue;
-            }
-            let p = n.parent as usize;
-            left[i] = left[p] - 1 - n.note.reduced() as i64;
-            if n.kind == NodeKind::Pruned {
-                if n.reason == Some(plyscope::tree::PruneReason::Futility) {
-                    futile[p] = true;
-                }
-            } else {
-                searched[p] = true;
-            }
-        }
-        (left, searched, futile)
-    };
+    let shape = |t: &Tree| plies_left_and_moves(t, depth);
     let cfg = |all: bool| SearchConfig {
         depth,
         late_move_pruning_all_depths: all,

@@ -282,3 +282,64 @@ pub fn weights_file_round_trips(
     short[12] ^= 1;
     assert!(decode(&short).unwrap_err().contains("expected"));
 }
+
+/// Positions of a few fast Ataxx self-play games (depth 2, from `seed`), every phase: (side to
+/// move's pieces, the other's, walls).
+pub fn ataxx_positions(seed: u64, games: usize) -> Vec<(u64, u64, u64)> {
+    use plyscope::games::ataxx::train::{self, TrainConfig};
+    let d = TrainConfig::default();
+    let cfg = TrainConfig {
+        self_play: plyscope::games::pattern_fit::SelfPlay {
+            seed,
+            games,
+            ..d.self_play
+        },
+        depth: 2,
+        ..d
+    };
+    train::play_games(&cfg)
+        .into_iter()
+        .map(|s| (s.me, s.them, s.walls))
+        .collect()
+}
+
+/// An Ataxx position with random walls on some of its free cells, to test the wall states too.
+pub fn ataxx_with_walls(
+    rng: &mut plyscope::games::pattern_fit::SplitMix,
+    (me, them, _): (u64, u64, u64),
+) -> (u64, u64, u64) {
+    let walls = rng.next() & rng.next() & rng.next() & !(me | them) & ((1u64 << 49) - 1);
+    (me, them, walls)
+}
+
+/// Positions for Ataxx evaluator tests: every fifth position of one fast self-play game from
+/// `seed` ([`ataxx_positions`]), each with either side to move.
+pub fn ataxx_sample_positions(seed: u64) -> Vec<plyscope::games::ataxx::Ataxx> {
+    let mut out = Vec::new();
+    for (me, them, walls) in ataxx_positions(seed, 1).into_iter().step_by(5) {
+        for to_move in 0..2u8 {
+            let (b, w) = if to_move == 0 { (me, them) } else { (them, me) };
+            out.push(
+                plyscope::games::ataxx::Ataxx::from_parts(b, w, walls, to_move, 0, 1)
+                    .expect("a position of a game"),
+            );
+        }
+    }
+    out
+}
+
+/// Evaluates `pos` for `perspective` with its term breakdown, checking that the value is the
+/// one the evaluation without terms gives; returns the value and the breakdown.
+pub fn evaluate_with_terms<G: Game, E: plyscope::core::Evaluator<G>>(
+    eval: &E,
+    pos: &G,
+    perspective: plyscope::core::PlayerId,
+) -> (f64, plyscope::core::Breakdown) {
+    let mut bd = plyscope::core::Breakdown::default();
+    let v = eval.evaluate(pos, perspective, &mut bd);
+    assert_eq!(
+        v,
+        eval.evaluate(pos, perspective, &mut plyscope::core::NoTerms)
+    );
+    (v, bd)
+}

@@ -343,6 +343,39 @@ mod tests {
     use crate::games::reversi::Reversi;
     use crate::games::Playable;
 
+    /// The Reversi midgame of `plyscope bench --parallel` (12 plies in) and the player to move.
+    fn reversi_midgame() -> (Reversi, PlayerId) {
+        let mut pos = Reversi::new(8).expect("8x8");
+        for m in "f5 d6 c3 d3 c4 f4 c5 b3 c2 e6 c6 b4".split(' ') {
+            let mv = pos.parse_move(m).expect("a move");
+            pos.play(mv).expect("legal");
+        }
+        let player = to_move(&pos);
+        (pos, player)
+    }
+
+    /// The player to move in a position where a player moves.
+    fn to_move<G: Game>(pos: &G) -> PlayerId {
+        match pos.turn() {
+            Turn::Player(p) => p,
+            _ => unreachable!("a player moves"),
+        }
+    }
+
+    /// A deterministic search to `depth` with iterative deepening (no exact endgame, no random
+    /// ties), on `threads` threads.
+    fn fixed(depth: u32, threads: u32) -> SearchConfig {
+        SearchConfig {
+            depth,
+            iterative_deepening: true,
+            exact_endgame: 0,
+            random_ties: false,
+            seed: Some(1),
+            threads,
+            ..SearchConfig::default()
+        }
+    }
+
     /// The shared table keeps every node's best move, also where moves are ordered in place
     /// (history, killers): before 1f1246b it kept none there (at depth 8 here, 597 of 803 cut
     /// entries and 2,673 of 3,784 fail-low entries had no move), and the main thread of a parallel
@@ -351,24 +384,9 @@ mod tests {
     /// entries than the single-threaded table's one slot a position.)
     #[test]
     fn the_shared_table_keeps_every_nodes_best_move() {
-        let mut pos = Reversi::new(8).expect("8x8");
-        for m in "f5 d6 c3 d3 c4 f4 c5 b3 c2 e6 c6 b4".split(' ') {
-            let mv = pos.parse_move(m).expect("a move");
-            pos.play(mv).expect("legal");
-        }
+        let (pos, player) = reversi_midgame();
         let eval = Reversi::evaluator("").expect("the default evaluator");
-        let cfg = SearchConfig {
-            depth: 8,
-            iterative_deepening: true,
-            exact_endgame: 0,
-            random_ties: false,
-            seed: Some(1),
-            ..SearchConfig::default()
-        };
-        let player = match pos.turn() {
-            Turn::Player(p) => p,
-            _ => unreachable!("a player moves"),
-        };
+        let cfg = fixed(8, 1);
         let table = SharedTable::take(cfg.tt_bits);
         let par = Parallel {
             table: &table,
@@ -406,25 +424,9 @@ mod tests {
     /// (shallower) depth in `stats.workers`.
     #[test]
     fn a_helper_that_completes_the_depth_first_answers() {
-        let mut pos = Reversi::new(8).expect("8x8");
-        for m in "f5 d6 c3 d3 c4 f4 c5 b3 c2 e6 c6 b4".split(' ') {
-            let mv = pos.parse_move(m).expect("a move");
-            pos.play(mv).expect("legal");
-        }
+        let (pos, player) = reversi_midgame();
         let eval = Reversi::evaluator("").expect("the default evaluator");
-        let cfg = SearchConfig {
-            depth: 7,
-            iterative_deepening: true,
-            exact_endgame: 0,
-            random_ties: false,
-            seed: Some(1),
-            threads: 2,
-            ..SearchConfig::default()
-        };
-        let player = match pos.turn() {
-            Turn::Player(p) => p,
-            _ => unreachable!("a player moves"),
-        };
+        let cfg = fixed(7, 2);
         let table = SharedTable::take(cfg.tt_bits);
         let halt = AtomicBool::new(false);
         let answer = Answer::default();
