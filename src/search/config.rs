@@ -215,6 +215,12 @@ pub struct SearchConfig {
     /// thread; expectimax refuses more than one, and so do the WebAssembly builds without shared
     /// memory (one thread per worker; the threads build runs its helpers in Web Workers).
     pub threads: u32,
+    /// With `threads` above 1: a thread puts off a move (not a node's first, with at least 3
+    /// plies left) that another thread is searching at that moment, and searches it after the
+    /// node's other moves, when the shared table may hold its result (the deferral of ABDADA).
+    /// The threads then split a node's moves instead of repeating each other's. The main thread
+    /// does not put off moves when a tree is recorded (it marks its own for the helpers).
+    pub defer_busy: bool,
     /// MCTS: prove wins and losses (MCTS-Solver): a finished game is a proven result, a player's
     /// node with a proven winning move is won, one whose moves all lose is lost (a draw when every
     /// move is proven and the best draws), a chance node is proven only when all its outcomes are
@@ -314,6 +320,7 @@ impl Default for SearchConfig {
             mcts_playout_plies: 6,
             mcts_priors: true,
             threads: 1,
+            defer_busy: true,
             mcts_solver: true,
             hold_for_helpers: 0,
         }

@@ -49,6 +49,9 @@ const LOG_LMR_MIN_DEPTH: u32 = 2;
 /// many plies left. Tuned by nodes to depth 9 and 30 ms matches (docs/benchmarks.md, "Ataxx:
 /// forward pruning").
 const LMP_MAX_DEPTH: u32 = 2;
+/// The least depth left at which a parallel search defers a move another thread is searching
+/// ([`Searcher::defer`]).
+const DEFER_MIN_DEPTH: u32 = 3;
 /// Futility pruning: a quiet move at a node with at most [`FUTILITY_MAX_DEPTH`] plies left is
 /// skipped when the node's static evaluation plus this margin (evaluation units; Ataxx: 1.5
 /// pieces), and [`FUTILITY_PER_PLY`] for each ply left beyond the first, cannot reach the bound.
@@ -255,6 +258,17 @@ struct Searcher<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> {
     /// Per-ply copies of the legal moves in generation order, kept with the shared table where
     /// the moves are reordered in place: the table stores the best move as its place in that order.
     listed: Vec<Vec<G::Move>>,
+    /// Per-ply buffers of the places of the moves put off because another thread was searching
+    /// them ([`Searcher::defer`]).
+    deferred: Vec<Vec<u32>>,
+    /// A parallel search's deferral ([`SearchConfig::defer_busy`]): at nodes with at least
+    /// [`DEFER_MIN_DEPTH`] plies left, each move is marked in the shared table's busy words while
+    /// this thread searches it, and (when no tree is recorded) a move other than the node's first
+    /// that another thread is searching is put off until the node's other moves are searched,
+    /// when the table may hold its result (the deferral of ABDADA, Weill 1996).
+    defer: bool,
+    /// Moves put off so.
+    deferrals: u64,
     outcomes: Vec<Vec<(G::Move, f64)>>,
     pv: Vec<Vec<G::Move>>,
     tt: Option<Tt<'a, G::Move>>,
@@ -444,6 +458,7 @@ fn run<G: Game, E: Evaluator<G>, R: Restart<G>>(
     };
     let mut s = Searcher::new(root, eval, cfg, hooks, root_player, rec, tt, start);
     s.answered = answer.map(smp::Answer::ready);
+    s.defer = shared.is_some() && cfg.defer_busy;
 
     let mut root_moves_buf = Vec::new();
     root.legal_moves(&mut root_moves_buf);
@@ -835,6 +850,9 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G,
             keys: Vec::new(),
             moves: Vec::new(),
             listed: Vec::new(),
+            deferred: Vec::new(),
+            defer: false,
+            deferrals: 0,
             scores: Vec::new(),
             outcomes: Vec::new(),
             pv: Vec::new(),
@@ -1078,6 +1096,7 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G,
             self.keys.push(Vec::new());
             self.moves.push(Vec::new());
             self.listed.push(Vec::new());
+            self.deferred.push(Vec::new());
             self.outcomes.push(Vec::new());
             self.pv.push(Vec::new());
             self.skipped.push(Vec::new());
@@ -1346,7 +1365,34 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G,
         let mut best = f64::NEG_INFINITY;
         let mut values = Vec::with_capacity(kids.len());
         let mut pvs = Vec::with_capacity(kids.len());
-        for (i, kid) in kids.iter_mut().enumerate() {
+        // Deferral (`defer`), as at the other nodes: the root's moves are marked for the other
+        // threads, and a helper puts off one another thread is on.
+        let shared = match (&self.tt, self.defer && depth >= DEFER_MIN_DEPTH) {
+            (Some(Tt::Shared(t, _)), true) => Some(*t),
+            _ => None,
+        };
+        let may_defer = shared.is_some() && !R::ACTIVE;
+        let mut put_off = Vec::new();
+        let mut step = 0usize;
+        loop {
+            let (i, later) = if step < kids.len() {
+                (step, false)
+            } else if let Some(&d) = put_off.get(step - kids.len()) {
+                (d, true)
+            } else {
+                break;
+            };
+            step += 1;
+            let kid = &kids[i];
+            let busy = shared.map(|t| (t, kid.state.zobrist()));
+            if let Some((t, k)) = busy {
+                if may_defer && i > 0 && !later && t.is_busy(k) {
+                    put_off.push(i);
+                    self.deferrals += 1;
+                    continue;
+                }
+                t.enter(k);
+            }
             let lo = if full_window {
                 f64::NEG_INFINITY
             } else if self.cfg.random_ties && alpha.is_finite() {
@@ -1378,6 +1424,9 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G,
             } else {
                 self.search_child(&kid.state, kid.mv, depth - 1, 0, lo, hi, 1.0, Note(0))
             };
+            if let Some((t, k)) = busy {
+                t.leave(k);
+            }
             if self.aborted {
                 break;
             }
@@ -1738,6 +1787,8 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G,
         // Whether `listed[ply]` holds this node's moves in generation order.
         let mut listed = false;
         let mut cut_at = None;
+        // Moves searched, and skipped by forward pruning, before a cut.
+        let (mut visited, mut forward_skipped) = (0usize, 0usize);
         // Forward pruning (games that give a reduction bias): the static evaluation of this
         // node, made once when futility first needs it, and the moves skipped (recorded).
         let mut stand: Option<f64> = None;
@@ -1993,7 +2044,23 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G,
             };
 
             let mut scratch: Option<G> = None;
-            for i in 0..limit {
+            // Mark the moves searched here for the other threads, and put off theirs (not when a
+            // tree is recorded: it keeps the search's own order).
+            let mark = self.defer && depth >= DEFER_MIN_DEPTH;
+            let may_defer = mark && !R::ACTIVE;
+            let mut deferred = std::mem::take(&mut self.deferred[ply]);
+            deferred.clear();
+            // The moves in order, then the deferred ones.
+            let mut step = 0usize;
+            loop {
+                let (i, later) = if step < limit {
+                    (step, false)
+                } else if let Some(&d) = deferred.get(step - limit) {
+                    (d as usize, true)
+                } else {
+                    break;
+                };
+                step += 1;
                 // The place among the moves searched here, the staged ones first.
                 let at = ntried + i;
                 let mv = if eager && !keyed {
@@ -2013,6 +2080,7 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G,
                             pos, &mut stand, maximizing, depth, at, bias, alpha, beta, best,
                         ) {
                             self.forward_pruned += 1;
+                            forward_skipped += 1;
                             if R::ACTIVE {
                                 skipped.push(mv);
                             }
@@ -2030,6 +2098,18 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G,
                 } else {
                     scratch.as_ref().expect("made above")
                 };
+                let busy = match (&self.tt, mark) {
+                    (Some(Tt::Shared(t, _)), true) => Some((*t, child.zobrist())),
+                    _ => None,
+                };
+                if let Some((t, k)) = busy {
+                    if may_defer && at > 0 && !later && t.is_busy(k) {
+                        deferred.push(i as u32);
+                        self.deferrals += 1;
+                        continue;
+                    }
+                    t.enter(k);
+                }
                 let v = if at == 0 || !(self.pvs || self.lmr) || !self.prune {
                     self.search_child(child, mv, depth - 1, ply, alpha, beta, prob, Note(0))
                 } else {
@@ -2047,6 +2127,10 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G,
                         prob,
                     )
                 };
+                if let Some((t, k)) = busy {
+                    t.leave(k);
+                }
+                visited += 1;
                 if self.aborted {
                     break;
                 }
@@ -2071,11 +2155,15 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G,
                     break;
                 }
             }
+            self.deferred[ply] = deferred;
         }
 
         if !self.aborted {
             if let Some(i) = cut_at {
-                let cut = limit - i - 1;
+                // The moves neither searched nor skipped by forward pruning. (Without deferred
+                // moves, the ones after the `i`-th; a recorded search defers none.)
+                let cut = limit - visited - forward_skipped;
+                debug_assert!(visited + forward_skipped <= limit && i < limit);
                 if cut > 0 {
                     self.prune_events += 1;
                     self.pruned_nodes += cut as u64;

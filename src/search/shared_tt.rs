@@ -31,12 +31,24 @@ struct Slot {
     meta: AtomicU64,
 }
 
+/// Two slots, on one cache line of their own (64 bytes: 48 used), so that a probe reads one line
+/// and threads writing neighbouring buckets do not share a line.
+#[derive(Default)]
+#[repr(align(64))]
+struct Bucket([Slot; 2]);
+
 /// A table of `2^bits` slots (`2^(bits - 1)` buckets of two) shared by reference between threads.
 pub(crate) struct SharedTable {
-    slots: Vec<Slot>,
+    buckets: Vec<Bucket>,
     mask: u64,
     generation: u8,
+    /// The positions some thread is searching now (deep enough to defer), by key: a small
+    /// always-replace table ([`SharedTable::enter`]).
+    busy: Vec<AtomicU64>,
 }
+
+/// The busy table has `2^BUSY_BITS` words.
+const BUSY_BITS: u32 = 14;
 
 thread_local! {
     /// The table the last parallel search started on this thread used, kept for the next.
@@ -66,33 +78,65 @@ impl SharedTable {
     pub fn take(bits: u32) -> Self {
         let size = 1usize << bits;
         if let Some(mut t) = SPARE.with(|s| s.borrow_mut().take()) {
-            if t.slots.len() == size {
+            if t.buckets.len() * 2 == size {
                 t.generation = t.generation.wrapping_add(1);
                 if t.generation == 0 {
                     // A wrapped generation could make old entries look current: clear them.
-                    for s in &t.slots {
+                    for s in t.buckets.iter().flat_map(|b| &b.0) {
                         s.check.store(0, Relaxed);
                         s.value.store(0, Relaxed);
                         s.meta.store(0, Relaxed);
                     }
                     t.generation = 1;
                 }
+                for b in &t.busy {
+                    b.store(0, Relaxed);
+                }
                 return t;
             }
         }
-        let mut slots = Vec::with_capacity(size);
-        slots.resize_with(size, Slot::default);
+        let mut buckets = Vec::with_capacity(size / 2);
+        buckets.resize_with(size / 2, Bucket::default);
         // Generation 1: an all-zero slot (key 0, generation 0) never matches.
         SharedTable {
-            slots,
+            buckets,
             mask: (size - 1) as u64,
             generation: 1,
+            busy: (0..1usize << BUSY_BITS)
+                .map(|_| AtomicU64::new(0))
+                .collect(),
         }
     }
 
     /// Keeps this table for the next parallel search started on this thread.
     pub fn give_back(self) {
         SPARE.with(|s| *s.borrow_mut() = Some(self));
+    }
+
+    /// This thread starts searching the position of `key` (with [`SharedTable::leave`] after).
+    #[inline]
+    pub fn enter(&self, key: u64) {
+        self.busy_word(key).store(key, Relaxed);
+    }
+
+    /// This thread is done with the position of `key`.
+    #[inline]
+    pub fn leave(&self, key: u64) {
+        let w = self.busy_word(key);
+        // Another thread may have entered a position of the same word since: leave it marked.
+        let _ = w.compare_exchange(key, 0, Relaxed, Relaxed);
+    }
+
+    /// Whether some thread is searching the position of `key` now (as far as the table knows:
+    /// two positions sharing a word hide each other, which only changes the order of a search).
+    #[inline]
+    pub fn is_busy(&self, key: u64) -> bool {
+        self.busy_word(key).load(Relaxed) == key
+    }
+
+    #[inline]
+    fn busy_word(&self, key: u64) -> &AtomicU64 {
+        &self.busy[(key >> (64 - BUSY_BITS)) as usize]
     }
 
     /// The entry stored for `key` in this search, if any (`mv` is always `None`; the move is in
@@ -107,7 +151,8 @@ impl SharedTable {
     #[inline]
     fn bucket(&self, key: u64) -> (&Slot, &Slot) {
         let i = (key & self.mask & !1) as usize;
-        (&self.slots[i], &self.slots[i + 1])
+        let b = &self.buckets[i / 2];
+        (&b.0[0], &b.0[1])
     }
 
     /// The slot's words: the key they check against and the details (0 for a slot of another
@@ -204,8 +249,9 @@ impl SharedTable {
 impl SharedTable {
     /// Every whole entry of this search: (depth, bound, best-move index).
     pub fn entries(&self) -> Vec<(u8, Bound, u16)> {
-        self.slots
+        self.buckets
             .iter()
+            .flat_map(|b| &b.0)
             .filter_map(|slot| {
                 let (key, _, _) = Self::words(slot);
                 self.read::<u8>(slot, key)
@@ -273,7 +319,7 @@ mod tests {
         t.store(99, 5, 3.0, Bound::Exact, false, 0, 0);
         // Half a write by another thread: the value changed, the check word did not.
         // Key 99's bucket is slots 98 and 99; the empty bucket's first slot took it.
-        let slot = &t.slots[98];
+        let slot = &t.buckets[49].0[0];
         slot.value.store(7.0f64.to_bits(), Relaxed);
         assert!(t.probe::<u8>(99).is_none());
         t.store(99, 5, 3.0, Bound::Exact, false, 0, 0);

@@ -114,6 +114,10 @@ pub struct WorkerStats {
     pub tt_hits: u64,
     /// Of those, hits on entries another thread had stored.
     pub tt_hits_other: u64,
+    /// Moves this thread put off because another thread was searching them at that moment, and
+    /// searched after the node's other moves ([`crate::search::SearchConfig::defer_busy`]).
+    #[serde(default)]
+    pub deferred: u64,
     /// A split search (the page's parallel search over workers): the root moves this worker's
     /// search decided (their values in the tree come from its jobs), as move texts.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

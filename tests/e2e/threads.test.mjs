@@ -140,6 +140,13 @@ test('in the page, with the Workers setting at 2 the threads build searches in p
   const tip = await page.evaluate(() => document.querySelector('[data-testid=tree-tooltip]').innerText);
   assert.match(tip, /worker 1\s+[\d,]+ nodes, depth \d+/, tip);
   assert.match(tip, /worker 2\s+[\d,]+ nodes, depth \d+/, tip);
+  // Deferral (docs/engine-options.md, `defer_busy`): the main thread records the tree, so it puts
+  // off no move (its tree keeps the search's order); the helper's count is a number, shown on its
+  // row when it put any off (how many depends on when the two met).
+  assert.equal(model.workers[0].deferred, 0, 'the recording main thread puts off no move');
+  assert.equal(typeof model.workers[1].deferred, 'number', JSON.stringify(model.workers));
+  assert.doesNotMatch(tip, /worker 1[^\n]*put off/, tip);
+  if (model.workers[1].deferred > 0) assert.match(tip, /worker 2[^\n]*moves put off/, tip);
   await shot(page, 'threads-workers-tooltip-1400');
   // Nodes whose value or first move came from the helper's entry in the shared table say so, in
   // their tooltip and in the legend (docs/tree-format.md, `tt_worker`). The helper searched the

@@ -578,8 +578,9 @@ function convertNative(doc, budget) {
 }
 
 /**
- * A parallel search's workers, from `stats.workers`: `[{worker, nodes, depth, moves}]` (numbers or
- * null; `moves` the root moves the worker decided, as safe texts), or null when there are none.
+ * A parallel search's workers, from `stats.workers`: `[{worker, nodes, depth, deferred, moves}]`
+ * (numbers or null; `deferred` the moves the worker put off because another was on them; `moves`
+ * the root moves the worker decided, as safe texts), or null when there are none.
  */
 function workersOf(stats) {
   if (!isObj(stats) || !Array.isArray(stats.workers)) return null;
@@ -587,7 +588,7 @@ function workersOf(stats) {
   for (const w of stats.workers.slice(0, 64)) {
     if (!isObj(w)) continue;
     const moves = Array.isArray(w.root_moves) ? w.root_moves.slice(0, 4096).filter((m) => typeof m === 'string').map(show) : [];
-    out.push({ worker: num(w.worker), nodes: num(w.nodes), depth: num(w.depth_reached), moves });
+    out.push({ worker: num(w.worker), nodes: num(w.nodes), depth: num(w.depth_reached), deferred: num(w.deferred), moves });
   }
   return out;
 }

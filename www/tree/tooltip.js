@@ -113,7 +113,8 @@ export const tooltipMethods = {
         // with the root moves each decided).
         for (const w of model.workers ?? []) {
           const moves = w.moves.length ? `; root moves ${w.moves.slice(0, 20).join(' ')}${w.moves.length > 20 ? ' …' : ''}` : '';
-          statRows.push([`worker ${w.worker === null ? '?' : w.worker + 1}`, `${(w.nodes ?? 0).toLocaleString('en')} nodes, depth ${w.depth ?? '?'}${moves}`]);
+          const put = w.deferred ? `, ${w.deferred.toLocaleString('en')} moves put off (another worker was on them)` : '';
+          statRows.push([`worker ${w.worker === null ? '?' : w.worker + 1}`, `${(w.nodes ?? 0).toLocaleString('en')} nodes, depth ${w.depth ?? '?'}${put}${moves}`]);
         }
         for (const [k, v] of Object.entries(s)) {
           if (!['nodes', 'leaves', 'time_ms', 'prune_events', 'pruned_nodes', 'tt_hits', 'depth_reached', 'truncated', 'solver_nodes', 'workers'].includes(k)) statRows.push([k, typeof v === 'object' ? JSON.stringify(v) : String(v)]);

@@ -95,6 +95,8 @@ USAGE:
                             default 1)
         --threads N         search with N threads (1 to 64, default 1): Lazy SMP, helper threads
                             sharing the table (alpha-beta and minimax; docs/engine-options.md)
+        --no-defer          with --threads: a thread does not put off the moves another thread
+                            is searching (ABDADA's deferral, on by default)
         --plain             the textbook alpha-beta: every technique below off, and no table
         --no-pvs, --no-aspiration, --no-killers, --no-history, --no-lmr, --no-null-move,
         --no-lmp, --no-futility
@@ -747,6 +749,7 @@ fn search(args: &[String]) -> Result<(), Usage> {
             "--no-futility",
             "--iir",
             "--no-iir",
+            "--no-defer",
         ],
         &[
             "--position",
@@ -830,6 +833,7 @@ fn search(args: &[String]) -> Result<(), Usage> {
     if let Some(t) = opts.number("--threads", "a whole number of threads from 1 to 64")? {
         cfg.threads = t;
     }
+    cfg.defer_busy = !opts.flag("--no-defer");
     if let Some(q) = opts.number("--quiescence", "a whole number of plies from 0 to 16")? {
         cfg.quiescence = q;
     }

@@ -8,6 +8,11 @@
 //! iteration with a full window (no aspiration), so the threads are seldom on the same node at
 //! the same time. Each thread has its own killers, history and move buffers.
 //!
+//! Deferral (ABDADA's, [`SearchConfig::defer_busy`]): at nodes with at least 3 plies left each
+//! thread marks the move it is searching in the shared table's busy words, and a thread that
+//! comes to a move another one is on (not its node's first) puts it off until the node's other
+//! moves are searched. Two threads then split a node's moves instead of walking them in step.
+//!
 //! The first to finish answers: a helper that completes the search's depth before the main thread
 //! leaves its root moves in the search's [`Answer`] and stops the main thread, whose search then
 //! returns that result (when no tree is recorded: a recorded tree is the main thread's search, so
@@ -266,6 +271,7 @@ fn helper<G: Game, E: Evaluator<G>>(
         tt,
         now_ms(),
     );
+    s.defer = cfg.defer_busy;
     let mut moves = Vec::new();
     root.legal_moves(&mut moves);
     let mut completed = 0;
@@ -314,6 +320,7 @@ fn helper<G: Game, E: Evaluator<G>>(
         depth_reached: completed,
         tt_hits: s.tt_hits,
         tt_hits_other: s.tt_hits_other,
+        deferred: s.deferrals,
         root_moves: Vec::new(),
     }
 }
@@ -331,6 +338,7 @@ pub(super) fn workers<G: Game, E: Evaluator<G>, R: Recorder<G::Move>>(
         depth_reached,
         tt_hits: s.tt_hits,
         tt_hits_other: s.tt_hits_other,
+        deferred: s.deferrals,
         root_moves: Vec::new(),
     }];
     all.extend(helpers);
@@ -416,6 +424,100 @@ mod tests {
             &moveless[..moveless.len().min(5)]
         );
     }
+    /// Deferral (ABDADA): a thread puts off the moves another thread is on and still finds the
+    /// search's value. In turn, so that the test does not depend on scheduling: the positions two
+    /// and three plies down (the moves of nodes with 5 and 4 plies left) are marked busy as if another thread
+    /// were searching each of them; the main thread then searches depth 6 at once on that table
+    /// (no iterative deepening: its shallower iterations would search and unmark them first) with
+    /// PVS but no reductions or forward pruning (their results depend on the order), puts off
+    /// the marked moves that are not their node's first, and returns the value of the
+    /// single-threaded search. With deferral off it puts off none.
+    #[test]
+    fn a_thread_puts_off_the_moves_another_is_on_and_finds_the_same_value() {
+        let (pos, player) = reversi_midgame();
+        let eval = Reversi::evaluator("").expect("the default evaluator");
+        let cfg = SearchConfig {
+            pvs: true,
+            iterative_deepening: false,
+            ..fixed(6, 1).without_techniques()
+        };
+        let single = run(
+            &pos,
+            &eval,
+            &cfg,
+            Hooks::default(),
+            player,
+            NoRecorder,
+            None,
+            Vec::new,
+        )
+        .expect("a result");
+        let mut marked = Vec::new();
+        let (mut first, mut second, mut third) = (Vec::new(), Vec::new(), Vec::new());
+        pos.legal_moves(&mut first);
+        for &m in &first {
+            let mut child = pos.clone();
+            child.play_unchecked(m);
+            child.legal_moves(&mut second);
+            for &m2 in &second {
+                let mut grandchild = child.clone();
+                grandchild.play_unchecked(m2);
+                marked.push(grandchild.zobrist());
+                grandchild.legal_moves(&mut third);
+                for &m3 in &third {
+                    let mut next = grandchild.clone();
+                    next.play_unchecked(m3);
+                    marked.push(next.zobrist());
+                }
+            }
+        }
+        assert!(
+            marked.len() > 1000,
+            "{} positions two and three plies down",
+            marked.len()
+        );
+        for defer_busy in [true, false] {
+            let cfg = SearchConfig {
+                defer_busy,
+                ..cfg.clone()
+            };
+            let table = SharedTable::take(cfg.tt_bits);
+            for &k in &marked {
+                table.enter(k);
+            }
+            let par = Parallel {
+                table: &table,
+                answer: None,
+            };
+            let r = run(
+                &pos,
+                &eval,
+                &cfg,
+                Hooks::default(),
+                player,
+                NoRecorder,
+                Some(par),
+                Vec::new,
+            )
+            .expect("a result");
+            table.give_back();
+            let main = &r.stats.workers[0];
+            assert_eq!(r.value, single.value, "defer_busy {defer_busy}");
+            assert_eq!(r.stats.depth_reached, 6);
+            if defer_busy {
+                assert!(
+                    main.deferred > 20,
+                    "{} moves put off of {} marked",
+                    main.deferred,
+                    marked.len()
+                );
+                assert!(main.deferred < marked.len() as u64);
+            } else {
+                assert_eq!(main.deferred, 0);
+            }
+        }
+    }
+
     /// A helper that completes the search's depth before the main thread answers: in turn, so
     /// that the test does not depend on how the threads are scheduled, helper 1 searches to the
     /// depth and leaves its result, then the main thread starts with the answer waiting (on an
