@@ -165,14 +165,15 @@ USAGE:
   plyscope train-ataxx --out FILE [--games N] [--seed S] [--random-min K] [--random-max K]
                        [--epsilon X] [--depth D] [--eval NAME] [--final-share X] [--epochs N]
                        [--shrink X] [--samples F1,F2..] [--save-samples F]
-                       [--model patterns|net] [--hidden H] [--batch B] [--lr X]
+                       [--model patterns|net] [--hidden H] [--batch B] [--lr X] [--sigmoid K]
       Train the Ataxx `patterns` evaluator (docs/ataxx.md): N self-play games on the open board
       from K random plies, each position labelled by the mean of a depth D-1 and D search with
       `strong` or NAME (blended with the final margin by X), a least-squares fit per phase.
       --save-samples writes the labelled positions to F; --samples reads them from files instead
       of playing. --model net fits the `net` evaluator instead (H hidden units, default 32; N
-      epochs of Adam, default 30, minibatches of B, step X). Deterministic from S. Writes the
-      weights file FILE.
+      epochs of Adam, default 30, minibatches of B, step X; --sigmoid K fits the labels as
+      expected results, a margin of K pieces being 73 %, instead of in pieces). Deterministic
+      from S. Writes the weights file FILE.
   plyscope uai
       Play Ataxx over the UAI protocol on standard input and output (for match runners and GUIs).
   plyscope uhp

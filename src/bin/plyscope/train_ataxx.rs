@@ -23,6 +23,7 @@ pub fn run(args: &[String]) -> Result<(), Usage> {
             "--hidden",
             "--batch",
             "--lr",
+            "--sigmoid",
         ],
         "train-ataxx",
     )?;
@@ -52,6 +53,7 @@ pub fn run(args: &[String]) -> Result<(), Usage> {
                 batch: opts.number_or("--batch", "a whole number", n.batch)?,
                 lr: opts.number_or("--lr", "a step size", n.lr)?,
                 seed: cfg.self_play.seed,
+                sigmoid: opts.number_or("--sigmoid", "pieces (0: off)", n.sigmoid)?,
             };
             c.check().map_err(Usage)?;
             Some(c)
