@@ -384,6 +384,27 @@ mod tests {
         }
     }
 
+    /// A search of `pos` on this thread without a tree (on the shared table of `par`, if any).
+    fn search_on(
+        pos: &Reversi,
+        eval: &<Reversi as Playable>::Eval,
+        cfg: &SearchConfig,
+        player: PlayerId,
+        par: Option<Parallel<'_, <Reversi as Game>::Move>>,
+    ) -> SearchResult<<Reversi as Game>::Move> {
+        run(
+            pos,
+            eval,
+            cfg,
+            Hooks::default(),
+            player,
+            NoRecorder,
+            par,
+            Vec::new,
+        )
+        .expect("a result")
+    }
+
     /// The shared table keeps every node's best move, also where moves are ordered in place
     /// (history, killers): before 1f1246b it kept none there (at depth 8 here, 597 of 803 cut
     /// entries and 2,673 of 3,784 fail-low entries had no move), and the main thread of a parallel
@@ -400,17 +421,7 @@ mod tests {
             table: &table,
             answer: None,
         };
-        let r = run(
-            &pos,
-            &eval,
-            &cfg,
-            Hooks::default(),
-            player,
-            NoRecorder,
-            Some(par),
-            Vec::new,
-        )
-        .expect("a result");
+        let r = search_on(&pos, &eval, &cfg, player, Some(par));
         let entries = table.entries();
         table.give_back();
         assert_eq!(r.stats.depth_reached, 8);
@@ -441,17 +452,7 @@ mod tests {
             iterative_deepening: false,
             ..fixed(6, 1).without_techniques()
         };
-        let single = run(
-            &pos,
-            &eval,
-            &cfg,
-            Hooks::default(),
-            player,
-            NoRecorder,
-            None,
-            Vec::new,
-        )
-        .expect("a result");
+        let single = search_on(&pos, &eval, &cfg, player, None);
         let mut marked = Vec::new();
         let (mut first, mut second, mut third) = (Vec::new(), Vec::new(), Vec::new());
         pos.legal_moves(&mut first);
@@ -489,17 +490,7 @@ mod tests {
                 table: &table,
                 answer: None,
             };
-            let r = run(
-                &pos,
-                &eval,
-                &cfg,
-                Hooks::default(),
-                player,
-                NoRecorder,
-                Some(par),
-                Vec::new,
-            )
-            .expect("a result");
+            let r = search_on(&pos, &eval, &cfg, player, Some(par));
             table.give_back();
             let main = &r.stats.workers[0];
             assert_eq!(r.value, single.value, "defer_busy {defer_busy}");
