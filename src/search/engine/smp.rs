@@ -437,12 +437,12 @@ mod tests {
     }
     /// Deferral (ABDADA): a thread puts off the moves another thread is on and still finds the
     /// search's value. In turn, so that the test does not depend on scheduling: the positions two
-    /// and three plies down (the moves of nodes with 5 and 4 plies left) are marked busy as if another thread
-    /// were searching each of them; the main thread then searches depth 6 at once on that table
-    /// (no iterative deepening: its shallower iterations would search and unmark them first) with
-    /// PVS but no reductions or forward pruning (their results depend on the order), puts off
-    /// the marked moves that are not their node's first, and returns the value of the
-    /// single-threaded search. With deferral off it puts off none.
+    /// and three plies down (the moves of nodes with 5 and 4 plies left) are marked busy as if
+    /// another thread were searching each of them; the main thread then searches depth 6 at once
+    /// on that table (no iterative deepening: its shallower iterations would search and unmark
+    /// them first) with PVS but no reductions or forward pruning (their results depend on the
+    /// order), puts off the marked moves that are not their node's first, and returns the value
+    /// of the single-threaded search. With deferral off it puts off none.
     #[test]
     fn a_thread_puts_off_the_moves_another_is_on_and_finds_the_same_value() {
         let (pos, player) = reversi_midgame();
