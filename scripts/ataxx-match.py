@@ -260,8 +260,12 @@ def play_game(x_eng, o_eng, start_fen, opening, args):
                   f'binc {args.inc_ms} winc {args.inc_ms}')
             patience = clock[side] / 1000 + 5
         else:
-            go = f'go movetime {args.movetime}'
-            patience = args.movetime / 1000 * 10 + 5
+            ms_move = args.movetime_b if eng.label == 'B' else args.movetime
+            go = f'go movetime {ms_move}'
+            patience = ms_move / 1000 * 10 + 5
+            fixed = args.go_b if eng.label == 'B' else args.go_a
+            if fixed:
+                go, patience = f'go {fixed}', 60
         t0 = time.time()
         eng.send(go)
         try:
@@ -351,6 +355,13 @@ def main():
     ap.add_argument('--options-b', default='', help="B's options")
     ap.add_argument('--games', type=int, default=40)
     ap.add_argument('--movetime', type=int, default=100, help='ms a move for both (default 100)')
+    ap.add_argument('--movetime-b', type=int, default=None,
+                    help="B's ms a move when it differs from A's (time odds; default --movetime)")
+    ap.add_argument('--go-a', default=None,
+                    help="A's own go arguments instead of the time, e.g. 'nodes 20000' or 'depth 9'")
+    ap.add_argument('--go-b', default=None, help="B's own go arguments (a fixed-strength reference)")
+    ap.add_argument('--concurrency', type=int, default=1,
+                    help='games played at once, each pair of engines its own processes (default 1)')
     ap.add_argument('--clock', default=None, help='instead of movetime: BASE+INC in ms, each side')
     ap.add_argument('--fen', default=START, help='start position (walls: e.g. x5o/7/2-1-2/7/2-1-2/7/o5x x 0 1)')
     ap.add_argument('--random-plies', type=int, default=2, help='random plies of each opening')
@@ -364,6 +375,12 @@ def main():
     if not args.b:
         ap.error('--b is required')
     args.clock_ms = args.inc_ms = 0
+    if args.movetime_b is None:
+        args.movetime_b = args.movetime
+    if args.clock and args.movetime_b != args.movetime:
+        ap.error('--movetime-b goes with --movetime, not --clock')
+    if args.concurrency < 1:
+        ap.error('--concurrency must be at least 1')
     if args.clock:
         base, _, inc = args.clock.partition('+')
         args.clock_ms, args.inc_ms = float(base), int(inc or 0)
@@ -375,51 +392,90 @@ def main():
     if args.openings:
         book = [l.split('#')[0].split() for l in open(args.openings)]
         book = [l for l in book if l]
-    a = Engine(args.a, 'A', opts(args.options_a))
-    b = Engine(args.b, 'B', opts(args.options_b))
     rng = random.Random(args.seed)
     out = open(args.out, 'w') if args.out else None
-    limit = f'clock {args.clock} ms' if args.clock else f'{args.movetime} ms a move'
-    head = (f'# A = {a.name} ({args.a}) against B = {b.name} ({args.b}), {limit}, '
+    if args.clock:
+        limit = f'clock {args.clock} ms'
+    elif args.movetime_b != args.movetime:
+        limit = f'{args.movetime} ms a move for A, {args.movetime_b} for B'
+    else:
+        limit = f'{args.movetime} ms a move'
+    if args.go_a or args.go_b:
+        limit += f" (A: go {args.go_a or 'movetime'}; B: go {args.go_b or 'movetime'})"
+    # The openings, fixed by the seed before any game is played (the same whatever the
+    # concurrency): game g plays opening g // 2, A with x in the even games.
+    openings = []
+    for g in range(0, args.games, 2):
+        if book is not None:
+            openings.append(book[(g // 2) % len(book)])
+        else:
+            openings.append(random_opening(args.fen, args.random_plies, rng))
+    pairs = [(Engine(args.a, 'A', opts(args.options_a)), Engine(args.b, 'B', opts(args.options_b)))
+             for _ in range(args.concurrency)]
+    a_name, b_name = pairs[0][0].name, pairs[0][1].name
+    head = (f'# A = {a_name} ({args.a}) against B = {b_name} ({args.b}), {limit}, '
             f'{args.games} games, start {args.fen!r}, '
             + (f'openings {args.openings}' if book else f'{args.random_plies} random plies, seed {args.seed}')
+            + (f', {args.concurrency} games at once' if args.concurrency > 1 else '')
             + f'; load average {load()}')
     print(head, flush=True)
     if out:
         out.write(head + '\n')
-    results, wdl = [], [0, 0, 0]
-    totals = {'A': [0, 0.0, 0.0, 0], 'B': [0, 0.0, 0.0, 0]}
+    done = {}  # game index -> (A's score, printed line, stats of A, stats of B)
+    lock = threading.Lock()
+    next_game = [0]
     started = time.time()
-    opening = []
-    try:
-        for g in range(args.games):
-            if g % 2 == 0:
-                if book is not None:
-                    opening = book[(g // 2) % len(book)]
-                else:
-                    opening = random_opening(args.fen, args.random_plies, rng)
+
+    def worker(a, b):
+        while True:
+            with lock:
+                g = next_game[0]
+                if g >= args.games:
+                    return
+                next_game[0] += 1
+            opening = openings[g // 2]
             a_x = g % 2 == 0
             x_eng, o_eng = (a, b) if a_x else (b, a)
-            r, reason, moves, stats = play_game(x_eng, o_eng, args.fen, opening, args)
+            try:
+                r, reason, moves, stats = play_game(x_eng, o_eng, args.fen, opening, args)
+            except Exception as err:  # an engine died: the game is lost by no one; stop
+                with lock:
+                    done[g] = None
+                    print(f'game {g + 1}: not played ({err})', flush=True)
+                return
             ra = r if a_x else 1.0 - r
-            results.append(ra)
-            wdl[0 if ra == 1 else 1 if ra == 0.5 else 2] += 1
-            for e, key in ((a, 'A'), (b, 'B')):
-                s = stats[id(e)]
-                t = totals[key]
-                t[0] += s['moves']
-                t[1] += s['ms']
-                t[2] = max(t[2], s['max_ms'])
-                t[3] += s['depth']
             line = (f"game {g + 1}: A plays {'x' if a_x else 'o'}; A scores {ra} ({reason}); "
                     f"opening {' '.join(opening) or '-'}; moves {' '.join(moves)}")
-            print(line, flush=True)
-            if out:
-                out.write(line + '\n')
-                out.flush()
+            with lock:
+                done[g] = (ra, line, stats[id(a)], stats[id(b)])
+                print(line, flush=True)
+
+    threads = [threading.Thread(target=worker, args=pair) for pair in pairs]
+    try:
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
     finally:
-        a.close()
-        b.close()
+        for a, b in pairs:
+            a.close()
+            b.close()
+    results, wdl = [], [0, 0, 0]
+    totals = {'A': [0, 0.0, 0.0, 0], 'B': [0, 0.0, 0.0, 0]}
+    for g in sorted(done):
+        if done[g] is None:
+            continue
+        ra, line, sa, sb = done[g]
+        results.append(ra)
+        wdl[0 if ra == 1 else 1 if ra == 0.5 else 2] += 1
+        for s, key in ((sa, 'A'), (sb, 'B')):
+            t = totals[key]
+            t[0] += s['moves']
+            t[1] += s['ms']
+            t[2] = max(t[2], s['max_ms'])
+            t[3] += s['depth']
+        if out:
+            out.write(line + '\n')
     n = len(results)
     if n == 0:
         return 1
@@ -430,7 +486,7 @@ def main():
     z = 1.96
     centre = (mean + z * z / (2 * n)) / (1 + z * z / n)
     half = z * math.sqrt(mean * (1 - mean) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    summary = [f'A {a.name}: {sum(results)}/{n} = {100 * mean:.1f} % +- {100 * err:.1f} % '
+    summary = [f'A {a_name}: {sum(results)}/{n} = {100 * mean:.1f} % +- {100 * err:.1f} % '
                f'(95 %; Wilson interval {100 * max(0.0, centre - half):.1f}-{100 * min(1.0, centre + half):.1f} %), '
                f'W-D-L {wdl[0]}-{wdl[1]}-{wdl[2]}']
     for key in ('A', 'B'):

@@ -386,7 +386,7 @@ fn train_ataxx_and_the_net_evaluator_refuse_bad_options_and_files() {
     let cases: &[(&[&str], &str)] = &[
         (
             &["train-ataxx", "--out", out, "--model", "nett"],
-            "bad value \"nett\" for --model: expected patterns or net",
+            "bad value \"nett\" for --model: expected patterns, net or nnue",
         ),
         (
             &[
@@ -410,7 +410,7 @@ fn train_ataxx_and_the_net_evaluator_refuse_bad_options_and_files() {
         ),
         (
             &["search", "ataxx", "--eval", "nett", "--depth", "1"],
-            "net, patterns, strong, material or mobility",
+            "net, nnue, patterns, strong, material or mobility",
         ),
     ];
     for (args, needle) in cases {
@@ -436,5 +436,157 @@ fn train_ataxx_and_the_net_evaluator_refuse_bad_options_and_files() {
     let (code, stdout, err) = plyscope(&["search", "ataxx", "--eval", "net", "--depth", "2"]);
     assert_eq!(code, 0, "{err}");
     assert!(!stdout.is_empty());
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn datagen_and_the_nnue_trainer_write_files_and_refuse_bad_options() {
+    let dir = std::env::temp_dir().join(format!("plyscope-nnue-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = |name: &str| dir.join(name).to_str().unwrap().to_string();
+    let (data, net, bad) = (path("data.bin"), path("nnue.bin"), path("bad.bin"));
+    std::fs::write(&bad, b"PLYATXNU not a network").unwrap();
+    // Two small runs, the second appended to the first's file.
+    for seed in ["3", "4"] {
+        let (code, _, err) = plyscope(&[
+            "datagen-ataxx",
+            "--out",
+            &data,
+            "--games",
+            "2",
+            "--nodes",
+            "300",
+            "--eval",
+            "strong",
+            "--seed",
+            seed,
+            "--append",
+        ]);
+        assert_eq!(code, 0, "{err}");
+        assert!(err.contains("2 games"), "{err}");
+    }
+    let bytes = std::fs::read(&data).unwrap();
+    let positions = plyscope::games::ataxx::datagen::decode(&bytes).unwrap();
+    assert!(positions.len() > 40, "{}", positions.len());
+    let (code, _, err) = plyscope(&[
+        "train-ataxx",
+        "--model",
+        "nnue",
+        "--data",
+        &data,
+        "--hidden",
+        "16",
+        "--epochs",
+        "2",
+        "--batch",
+        "64",
+        "--out",
+        &net,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("epoch 2: loss"), "{err}");
+    let w = plyscope::games::ataxx::nnue::NnueWeights::decode(&std::fs::read(&net).unwrap());
+    assert_eq!(w.unwrap().hidden, 16);
+    // The trained file plays through the environment variable.
+    let run = Command::new(env!("CARGO_BIN_EXE_plyscope"))
+        .args(["search", "ataxx", "--eval", "nnue", "--depth", "3"])
+        .env("PLYSCOPE_ATAXX_NNUE", &net)
+        .output()
+        .unwrap();
+    assert_eq!(
+        run.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let cases: &[(&[&str], &str)] = &[
+        (&["datagen-ataxx", "--games", "1"], "needs --out FILE"),
+        (
+            &["datagen-ataxx", "--out", &bad, "--nodes", "5"],
+            "--nodes must be at least 100",
+        ),
+        (
+            &["datagen-ataxx", "--out", &bad, "--walls", "2"],
+            "--walls must be a share",
+        ),
+        (
+            &[
+                "datagen-ataxx",
+                "--out",
+                &bad,
+                "--random-min",
+                "9",
+                "--random-max",
+                "3",
+            ],
+            "min <= max",
+        ),
+        (
+            &["datagen-ataxx", "--out", &bad, "--append"],
+            "not an Ataxx self-play data file",
+        ),
+        (
+            &["train-ataxx", "--model", "nnue", "--out", &net],
+            "needs --data",
+        ),
+        (
+            &[
+                "train-ataxx",
+                "--model",
+                "nnue",
+                "--out",
+                &net,
+                "--data",
+                &bad,
+            ],
+            "not an Ataxx self-play data file",
+        ),
+        (
+            &[
+                "train-ataxx",
+                "--model",
+                "nnue",
+                "--out",
+                &net,
+                "--data",
+                &data,
+                "--hidden",
+                "20",
+            ],
+            "--hidden must be a multiple of 16",
+        ),
+        (
+            &[
+                "train-ataxx",
+                "--model",
+                "nnue",
+                "--out",
+                &net,
+                "--data",
+                &data,
+                "--buckets",
+                "3",
+            ],
+            "--buckets must be 1 or 7",
+        ),
+    ];
+    for (args, needle) in cases {
+        let (code, stdout, err) = plyscope(args);
+        assert_eq!(code, 2, "{args:?} should exit 2; stdout {stdout}");
+        assert!(err.contains(needle), "{args:?}: {err:?} lacks {needle:?}");
+        assert!(!err.contains("panicked"), "{args:?} panicked: {err}");
+    }
+    // A network file that does not read: the evaluator is refused with the file and the reason.
+    let run = Command::new(env!("CARGO_BIN_EXE_plyscope"))
+        .args(["search", "ataxx", "--eval", "nnue", "--depth", "1"])
+        .env("PLYSCOPE_ATAXX_NNUE", &bad)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(run.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("PLYSCOPE_ATAXX_NNUE") && err.contains("header"),
+        "{err}"
+    );
     std::fs::remove_dir_all(&dir).ok();
 }

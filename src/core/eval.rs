@@ -330,6 +330,17 @@ pub trait Evaluator<G: Game>: Sync {
         None
     }
 
+    /// Whether the search also orders the moves of nodes one ply above the horizon (whose
+    /// children are leaves) by pre-score, from [`Evaluator::prescore_move`], and breaks ties
+    /// between equal pre-scores with the history heuristic. Worth it only where pre-scores are
+    /// cheap next to a leaf's evaluation and coarse (many ties), and the order decides how soon
+    /// a node cuts (Ataxx: captures and clones first, each by the pieces it gains). `false` by
+    /// default: nodes one ply above the horizon take the table's move, the killers and the
+    /// history's picks, then the generator's order, and equal pre-scores keep the generator's.
+    fn order_near_leaves(&self) -> bool {
+        false
+    }
+
     /// Whether [`Evaluator::prescore`] is exactly [`Evaluator::evaluate`] (as by default). When
     /// it is, a recorded leaf takes its evaluation from its pre-score instead of evaluating the
     /// position again. `false` unless an evaluator says so; one that overrides `prescore` with

@@ -5,12 +5,13 @@
 //! - `uai` → `id name ...`, `id author ...`, the options, `uaiok`;
 //! - `isready` → `readyok`, at once, also while a search or perft runs;
 //! - `uainewgame` → back to the start position;
-//! - `setoption name Evaluator value net|patterns|strong|material|mobility`; `setoption name Hash value <MB>`
+//! - `setoption name Evaluator value net|nnue|patterns|strong|material|mobility`; `setoption name Hash value <MB>`
 //!   (the transposition table's size, 1 to 2048 MB, rounded down to a power of two entries);
 //!   `setoption name Threads value <1-64>` (a parallel Lazy SMP search; 1 by default);
-//!   `setoption name PVS|Aspiration|Killers|History|LMR|LMPAll value true|false` (the search
-//!   techniques, all on by default but LMPAll, late-move pruning at every depth:
-//!   docs/engine-options.md);
+//!   `setoption name PVS|Aspiration|Killers|History|LMR|LMPAll|IIR|Futility value true|false`
+//!   (the search techniques, each defaulting to the game's default: LMPAll, late-move pruning at
+//!   every depth, and IIR, internal iterative reduction, are off; Futility is forward pruning
+//!   near the horizon: docs/engine-options.md);
 //! - `position startpos|fen <fen> [moves <m1> <m2> ...]` (all or nothing: on an error the position
 //!   stays as it was, and the error names the move that failed by its number);
 //! - `go [depth N] [movetime N] [nodes N] [wtime N] [btime N] [winc N] [binc N] [movestogo N]
@@ -325,6 +326,9 @@ fn iterate(
         depth: limits.depth.unwrap_or(64),
         time_ms: limits.time_for(pos.side_to_move()),
         node_budget: limits.nodes,
+        // A fixed time a move is used to its end (time saved is not kept); with a clock the
+        // search stops once the next depth is predicted not to fit, saving the clock.
+        whole_budget: limits.movetime.is_some(),
         iterative_deepening: true,
         move_ordering: true,
         random_ties: false,
@@ -375,13 +379,15 @@ pub struct Uai {
 }
 
 /// The `setoption` switches: the option's name and the search setting it turns on or off.
-const SWITCHES: [(&str, fn(&mut SearchConfig) -> &mut bool); 6] = [
+const SWITCHES: [(&str, fn(&mut SearchConfig) -> &mut bool); 8] = [
     ("PVS", |c| &mut c.pvs),
     ("Aspiration", |c| &mut c.aspiration),
     ("Killers", |c| &mut c.killers),
     ("History", |c| &mut c.history),
     ("LMR", |c| &mut c.lmr),
     ("LMPAll", |c| &mut c.late_move_pruning_all_depths),
+    ("IIR", |c| &mut c.internal_reduction),
+    ("Futility", |c| &mut c.futility),
 ];
 
 /// Bytes of one transposition-table entry, to turn `Hash` megabytes into a table size.
@@ -523,7 +529,7 @@ impl Protocol for Uai {
                 _ => error(
                     out,
                     &format!(
-                        "setoption: expected \"setoption name <Evaluator|Hash|Threads|PVS|Aspiration|Killers|History|LMR|LMPAll> value <value>\", found {}",
+                        "setoption: expected \"setoption name <Evaluator|Hash|Threads|PVS|Aspiration|Killers|History|LMR|LMPAll|IIR|Futility> value <value>\", found {}",
                         shown(&args.join(" "))
                     ),
                 ),

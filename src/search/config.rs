@@ -108,6 +108,12 @@ pub struct SearchConfig {
     pub time_ms: Option<u64>,
     /// Node budget; like the time budget.
     pub node_budget: Option<u64>,
+    /// With a time budget: search until it runs out (as a protocol's fixed time a move asks,
+    /// where time not used is lost), instead of stopping early when the next depth is predicted
+    /// not to fit (the default, which answers sooner). The stopped depth's better moves are
+    /// still played (alpha-beta).
+    #[serde(skip_serializing_if = "is_false")]
+    pub whole_budget: bool,
     /// Search depth 1, 2, ... up to `depth`, keeping the last completed result. Implied by a budget.
     pub iterative_deepening: bool,
     /// Order each node's moves by pre-score (best first for the side to move).
@@ -240,6 +246,11 @@ fn is_zero(n: &u32) -> bool {
     *n == 0
 }
 
+/// Whether a switch is off (a setting left out of the tree document's header when off).
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
 /// The most threads a search may use.
 pub const MAX_THREADS: u32 = 64;
 
@@ -287,6 +298,7 @@ impl Default for SearchConfig {
             depth: 4,
             time_ms: None,
             node_budget: None,
+            whole_budget: false,
             iterative_deepening: false,
             move_ordering: true,
             branching_limit: 0,

@@ -296,6 +296,11 @@ struct Searcher<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> {
     history: Vec<u32>,
     /// Scratch: the history scores of one node's moves.
     scores: Vec<u32>,
+    /// The least depth left at which moves are ordered by pre-score: 1 where the evaluator asks
+    /// for it ([`Evaluator::order_near_leaves`]) and gives pre-scores from the parent without
+    /// making children ([`Evaluator::prescore_move`]), else 2. At 1, equal pre-scores are also
+    /// ordered by the history heuristic.
+    order_min_depth: u32,
     /// The ply reached by a null move (no second null move right after it).
     null_ply: usize,
     researches: u64,
@@ -648,7 +653,7 @@ fn run<G: Game, E: Evaluator<G>, R: Restart<G>>(
                     step_durations = (0.0, 0.0);
                     step_counts = (0, 0);
                     step_cutoffs = (0.0, 0.0);
-                } else if s.out_of_budget_for_next(durations, counts, false) {
+                } else if !cfg.whole_budget && s.out_of_budget_for_next(durations, counts, false) {
                     break;
                 }
                 depth += 1;
@@ -854,6 +859,19 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G,
             defer: false,
             deferrals: 0,
             scores: Vec::new(),
+            order_min_depth: {
+                let mut first = Vec::new();
+                root.legal_moves(&mut first);
+                match first.first() {
+                    Some(&m)
+                        if eval.order_near_leaves()
+                            && eval.prescore_move(root, m, root_player).is_some() =>
+                    {
+                        1
+                    }
+                    _ => 2,
+                }
+            },
             outcomes: Vec::new(),
             pv: Vec::new(),
             tt,
@@ -1266,9 +1284,10 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G,
     }
 
     /// Whether a node with `depth` left is worth ordering: only alpha-beta gains from the order,
-    /// and only where the children have children.
+    /// and only where the children have children, or also one ply above the horizon where the
+    /// pre-scores come without making children ([`Searcher::order_min_depth`]).
     fn orders(&self, depth: u32) -> bool {
-        self.cfg.move_ordering && self.prune && depth >= 2
+        self.cfg.move_ordering && self.prune && depth >= self.order_min_depth
     }
 
     /// Computes the pre-scores of `kids` if ordering or the branching limit needs them (a
@@ -1972,7 +1991,25 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G,
                     }
                 };
                 if self.cfg.move_ordering || self.cfg.branching_limit > 0 {
-                    keys.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+                    if self.history_on && self.order_min_depth == 1 {
+                        // Equal pre-scores go by the history heuristic (best first), looked
+                        // up once per move by its slot (`k.1`: its place in `moves` or `kids`).
+                        let h = &self.history;
+                        let mut by_slot = std::mem::take(&mut self.scores);
+                        by_slot.clear();
+                        by_slot.resize(keys.len(), 0);
+                        for k in keys.iter() {
+                            by_slot[k.1 as usize] = h[history_slot(&mv_at(k.1), side)];
+                        }
+                        keys.sort_unstable_by(|a, b| {
+                            a.0.total_cmp(&b.0)
+                                .then(by_slot[b.1 as usize].cmp(&by_slot[a.1 as usize]))
+                                .then(a.1.cmp(&b.1))
+                        });
+                        self.scores = by_slot;
+                    } else {
+                        keys.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+                    }
                 }
                 if let Some(m) = tt_move {
                     if let Some(i) = keys.iter().position(|k| mv_at(k.1) == m) {

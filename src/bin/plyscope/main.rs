@@ -2,6 +2,7 @@
 //!
 //! Run `plyscope help` for the commands. Bad arguments print a message and exit with status 2.
 
+mod datagen_ataxx;
 mod threes_bench;
 mod train_ataxx;
 mod train_options;
@@ -174,6 +175,14 @@ USAGE:
       epochs of Adam, default 30, minibatches of B, step X; --sigmoid K fits the labels as
       expected results, a margin of K pieces being 73 %, instead of in pieces). Deterministic
       from S. Writes the weights file FILE.
+  plyscope datagen-ataxx --out FILE [--games N] [--nodes N] [--seed S] [--threads T]
+                         [--random-min K] [--random-max K] [--max-opening V] [--walls X]
+                         [--eval NAME] [--append]
+      Self-play data for the Ataxx `nnue` evaluator (docs/ataxx.md): N games (default 1000) of
+      the engine against itself at N nodes a move (default 5000), from K random plies (6 to 14)
+      kept when a search values them within V hundredths of a piece (300), a share X of them
+      (0.2) on random wall layouts; every position searched is written with the search's value
+      and the game's result. T threads (default 1) play their own games. --append adds to FILE.
   plyscope uai
       Play Ataxx over the UAI protocol on standard input and output (for match runners and GUIs).
   plyscope uhp
@@ -236,6 +245,7 @@ fn run(args: &[String]) -> Result<(), Usage> {
         "match" => play_match(rest),
         "train-reversi" => train_reversi::run(rest),
         "train-ataxx" => train_ataxx::run(rest),
+        "datagen-ataxx" => datagen_ataxx::run(rest),
         "uai" => {
             plyscope::protocol::uai::run(std::io::stdin(), std::io::stdout());
             Ok(())
@@ -245,7 +255,7 @@ fn run(args: &[String]) -> Result<(), Usage> {
             Ok(())
         }
         other => Err(Usage(format!(
-            "unknown command {}: expected games, perft, search, state, solve, match, bench, threes-bench, mcts-match, train-reversi, train-ataxx, uai, uhp or help",
+            "unknown command {}: expected games, perft, search, state, solve, match, bench, threes-bench, mcts-match, train-reversi, train-ataxx, datagen-ataxx, uai, uhp or help",
             shown(other)
         ))),
     }
@@ -750,6 +760,8 @@ fn search(args: &[String]) -> Result<(), Usage> {
             "--no-futility",
             "--iir",
             "--no-iir",
+            "--lmp-all",
+            "--no-lmp-all",
             "--no-defer",
         ],
         &[

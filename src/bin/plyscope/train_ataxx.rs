@@ -4,7 +4,9 @@
 
 use super::train_options;
 use super::Usage;
+use plyscope::games::ataxx::datagen;
 use plyscope::games::ataxx::net_train::{self, NetTrainConfig};
+use plyscope::games::ataxx::nnue_train::{self, NnueTrainConfig};
 use plyscope::games::ataxx::train::{self, TrainConfig};
 use plyscope::games::ataxx::{patterns, samples, AtaxxEval};
 use std::time::Instant;
@@ -24,9 +26,18 @@ pub fn run(args: &[String]) -> Result<(), Usage> {
             "--batch",
             "--lr",
             "--sigmoid",
+            "--data",
+            "--buckets",
+            "--wdl",
+            "--scale",
+            "--held-out",
+            "--threads",
         ],
         "train-ataxx",
     )?;
+    if opts.value("--model") == Some("nnue") {
+        return train_nnue(&opts, &out);
+    }
     let d = TrainConfig::default();
     let cfg = TrainConfig {
         self_play: train_options::self_play(&opts, d.self_play)?,
@@ -60,7 +71,7 @@ pub fn run(args: &[String]) -> Result<(), Usage> {
         }
         Some(other) => {
             return Err(Usage(format!(
-                "bad value {other:?} for --model: expected patterns or net"
+                "bad value {other:?} for --model: expected patterns, net or nnue"
             )))
         }
     };
@@ -122,4 +133,50 @@ pub fn run(args: &[String]) -> Result<(), Usage> {
     eprintln!("fitted in {:.1} s", t2.elapsed().as_secs_f64());
     let bytes = patterns::encode(&train::quantise(&w));
     train_options::write_weights(&out, &bytes, t)
+}
+
+/// `--model nnue`: fits the `nnue` evaluator to self-play data files (`--data F1,F2,...`, written
+/// by `plyscope datagen-ataxx`).
+fn train_nnue(opts: &super::Opts, out: &str) -> Result<(), Usage> {
+    let d = NnueTrainConfig::default();
+    let cfg = NnueTrainConfig {
+        hidden: opts.number_or("--hidden", "a multiple of 16", d.hidden)?,
+        buckets: opts.number_or("--buckets", "1 or 7", d.buckets)?,
+        epochs: opts.number_or("--epochs", "a whole number", d.epochs)?,
+        batch: opts.number_or("--batch", "a whole number", d.batch)?,
+        lr: opts.number_or("--lr", "a step size", d.lr)?,
+        wdl: opts.number_or("--wdl", "a share from 0 to 1", d.wdl)?,
+        scale: opts.number_or("--scale", "hundredths of a piece", d.scale)?,
+        held_out: opts.number_or("--held-out", "a share from 0 to 0.5", d.held_out)?,
+        seed: opts.number_or("--seed", "a whole number", d.seed)?,
+        threads: opts.number_or("--threads", "a whole number", d.threads)?,
+    };
+    cfg.check().map_err(Usage)?;
+    let paths = opts
+        .value("--data")
+        .ok_or_else(|| Usage("--model nnue needs --data F1,F2,... (datagen-ataxx files)".into()))?;
+    eprintln!("{cfg:?}");
+    let t = Instant::now();
+    let mut all = Vec::new();
+    for path in paths.split(',').filter(|p| !p.is_empty()) {
+        let bytes = std::fs::read(path).map_err(|e| Usage(format!("cannot read {path}: {e}")))?;
+        let data = datagen::decode(&bytes).map_err(|e| Usage(format!("{path}: {e}")))?;
+        all.extend(data);
+    }
+    eprintln!(
+        "{} positions read in {:.1} s",
+        all.len(),
+        t.elapsed().as_secs_f64()
+    );
+    if all.is_empty() {
+        return Err(Usage("--data holds no positions".into()));
+    }
+    let (net, constant) = nnue_train::train(&cfg, &all, |r| {
+        eprintln!(
+            "epoch {}: loss {:.5}, held out {:.5}; {:.1} s",
+            r.epoch, r.train, r.held, r.seconds
+        )
+    });
+    eprintln!("held out, a constant guess: {constant:.5}");
+    train_options::write_weights(out, &net.quantise().encode(), t)
 }

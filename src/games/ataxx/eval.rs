@@ -4,11 +4,12 @@
 //! perspective player and the opponent (or a bonus with the side to move's sign), so
 //! `evaluate(pos, 0) == -evaluate(pos, 1)`.
 
-use super::{dilate, net, patterns, Ataxx, FILE_A, FILE_G, FULL};
+use super::{dilate, net, nnue, patterns, Ataxx, FILE_A, FILE_G, FULL};
+use super::AtaxxMove;
 use crate::core::{Error, Evaluator, PlayerId, TermSink, ValueUnit};
 
 /// The evaluator names, the default first.
-pub const NAMES: &[&str] = &["net", "patterns", "strong", "material", "mobility"];
+pub const NAMES: &[&str] = &["net", "nnue", "patterns", "strong", "material", "mobility"];
 
 /// Weight of a piece.
 pub const W_MATERIAL: f64 = 100.0;
@@ -20,6 +21,9 @@ pub const W_EXPOSED: f64 = 6.0;
 pub const W_HOLES: f64 = 12.0;
 /// Weight of the best capture the side to move has now (it moves before the other side can answer).
 pub const W_THREAT: f64 = 70.0;
+/// Pre-score (move ordering) bonus of a clone over a jump: above one piece, so that a clone that
+/// captures nothing comes before a jump that captures one.
+pub const W_CLONE_ORDER: f64 = 125.0;
 /// Weight of the endgame parity (who fills the last cells), applied when few empty cells remain.
 pub const W_PARITY: f64 = 25.0;
 /// Empty-cell count from which parity starts to count.
@@ -41,6 +45,9 @@ pub enum AtaxxEval {
     /// [`super::net`]): the default.
     #[default]
     Net,
+    /// A network over every 2x2 window with its own weights, trained on self-play games' results
+    /// (see [`super::nnue`]).
+    Nnue,
 }
 
 impl AtaxxEval {
@@ -59,10 +66,18 @@ impl AtaxxEval {
                     format!("a network file that reads ({why})"),
                 )),
             },
+            "nnue" => match nnue::weights() {
+                Ok(_) => Ok(AtaxxEval::Nnue),
+                Err(why) => Err(Error::bad_option(
+                    "evaluator",
+                    "nnue",
+                    format!("a network file that reads ({why})"),
+                )),
+            },
             _ => Err(Error::bad_option(
                 "evaluator",
                 name,
-                "net, patterns, strong, material or mobility",
+                "net, nnue, patterns, strong, material or mobility",
             )),
         }
     }
@@ -237,6 +252,25 @@ fn net_eval<S: TermSink>(pos: &Ataxx, perspective: PlayerId, sink: &mut S) -> f6
     v * sign
 }
 
+/// The `nnue` evaluation from `perspective`'s view: the network gives the side to move's value,
+/// negated for the other side with its terms. Weights that do not read (a bad
+/// `PLYSCOPE_ATAXX_NNUE`, refused by [`AtaxxEval::by_name`]) fall back to the shipped ones.
+#[inline]
+fn nnue_eval<S: TermSink>(pos: &Ataxx, perspective: PlayerId, sink: &mut S) -> f64 {
+    let mover = pos.side_to_move();
+    let sign = if mover == perspective { 1.0 } else { -1.0 };
+    let weights = nnue::weights().unwrap_or_else(|_| nnue::shipped());
+    let v = nnue::evaluate_with(
+        weights,
+        pos.pieces(mover),
+        pos.pieces(mover ^ 1),
+        pos.walls(),
+        S::ACTIVE,
+        |name, raw, w| sink.term(name, raw * sign, w),
+    );
+    v * sign
+}
+
 impl Evaluator<Ataxx> for AtaxxEval {
     /// Every Ataxx evaluator counts 100 per piece: its values read as pieces.
     fn unit(&self) -> ValueUnit {
@@ -255,6 +289,7 @@ impl Evaluator<Ataxx> for AtaxxEval {
             AtaxxEval::Mobility => "mobility",
             AtaxxEval::Patterns => "patterns",
             AtaxxEval::Net => "net",
+            AtaxxEval::Nnue => "nnue",
         }
     }
 
@@ -264,6 +299,9 @@ impl Evaluator<Ataxx> for AtaxxEval {
         }
         if *self == AtaxxEval::Net {
             return net_eval(pos, perspective, sink);
+        }
+        if *self == AtaxxEval::Nnue {
+            return nnue_eval(pos, perspective, sink);
         }
         let me = pos.pieces(perspective);
         let them = pos.pieces(perspective ^ 1);
@@ -306,7 +344,10 @@ impl Evaluator<Ataxx> for AtaxxEval {
     }
 
     fn prescore<S: TermSink>(&self, child: &Ataxx, perspective: PlayerId, sink: &mut S) -> f64 {
-        // Cheap ordering: material, then the opponent's best reply capture.
+        // Cheap ordering: material, and a bonus for a clone (it leaves no hole behind), so that
+        // clones come first among moves that capture as much, and a clone that captures nothing
+        // before a jump that captures one piece. A child made by a clone is the one whose
+        // halfmove clock is 0.
         let me = child.pieces(perspective);
         let them = child.pieces(perspective ^ 1);
         let material = me.count_ones() as f64 - them.count_ones() as f64;
@@ -314,11 +355,40 @@ impl Evaluator<Ataxx> for AtaxxEval {
         if *self == AtaxxEval::Material {
             return material * W_MATERIAL;
         }
-        let mover = child.side_to_move();
+        let mover = child.side_to_move() ^ 1;
         let sign = if mover == perspective { 1.0 } else { -1.0 };
-        let threat =
-            sign * best_gain(child.pieces(mover), child.pieces(mover ^ 1), child.empty()) as f64;
-        sink.term("threat", threat, W_THREAT);
-        material * W_MATERIAL + threat * W_THREAT
+        let clone = if child.halfmove_clock() == 0 { sign } else { 0.0 };
+        sink.term("clone", clone, W_CLONE_ORDER);
+        material * W_MATERIAL + clone * W_CLONE_ORDER
+    }
+
+    /// Nodes one ply above the horizon are ordered too: from the parent a pre-score costs a
+    /// popcount, and a capture or clone first makes most of those nodes cut at once.
+    fn order_near_leaves(&self) -> bool {
+        true
+    }
+
+    /// The pre-score of the child from the parent and the move: the material changes by the
+    /// captures (twice: one piece less for them, one more for the mover) and one for a clone.
+    fn prescore_move(&self, parent: &Ataxx, m: AtaxxMove, perspective: PlayerId) -> Option<f64> {
+        let mover = parent.side_to_move();
+        let mut own = parent.pieces(mover).count_ones() as f64;
+        let mut other = parent.pieces(mover ^ 1).count_ones() as f64;
+        let mut clone = 0.0;
+        if !m.is_pass() && (m.to as usize) < super::CELLS {
+            let captured = (super::SINGLES[m.to as usize] & parent.pieces(mover ^ 1)).count_ones();
+            own += captured as f64;
+            other -= captured as f64;
+            if m.is_clone() {
+                own += 1.0;
+                clone = 1.0;
+            }
+        }
+        let sign = if mover == perspective { 1.0 } else { -1.0 };
+        let material = sign * (own - other);
+        if *self == AtaxxEval::Material {
+            return Some(material * W_MATERIAL);
+        }
+        Some(material * W_MATERIAL + sign * clone * W_CLONE_ORDER)
     }
 }

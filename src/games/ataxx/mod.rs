@@ -15,9 +15,12 @@
 //! `XXXX` is the seed's 16-bit wall code in hex (see [`walls`]). Text forms live in [`notation`],
 //! evaluators in [`eval`].
 
+pub mod datagen;
 pub mod eval;
 pub mod net;
 pub mod net_train;
+pub mod nnue;
+pub mod nnue_train;
 pub mod notation;
 pub mod patterns;
 pub mod samples;
