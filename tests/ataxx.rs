@@ -378,7 +378,7 @@ fn evaluators_are_antisymmetric_and_sum_their_terms() {
         ["material", "mobility", "exposed", "holes", "threat", "parity"]
     );
     assert!(Ataxx::evaluator("nonsense").is_err());
-    assert_eq!(Ataxx::evaluator("").unwrap(), AtaxxEval::Net);
+    assert_eq!(Ataxx::evaluator("").unwrap(), AtaxxEval::Nnue);
 }
 
 #[test]

@@ -173,7 +173,8 @@ fn the_net_evaluator_is_an_option_and_searches() {
         .find(|l| l.starts_with("option name Evaluator"))
         .expect("an Evaluator option");
     assert!(option.contains(" var net"), "{option}");
-    assert!(option.contains("default net"), "{option}");
+    assert!(option.contains("default nnue"), "{option}");
+    assert!(option.contains(" var nnue"), "{option}");
     c.send("setoption name Evaluator value net\nposition startpos moves f2\ngo depth 3");
     let lines = c.wait_prefix("bestmove");
     assert!(errors(&lines).is_empty(), "{lines:?}");

@@ -5,7 +5,7 @@
 //! - `uai` → `id name ...`, `id author ...`, the options, `uaiok`;
 //! - `isready` → `readyok`, at once, also while a search or perft runs;
 //! - `uainewgame` → back to the start position;
-//! - `setoption name Evaluator value net|nnue|patterns|strong|material|mobility`; `setoption name Hash value <MB>`
+//! - `setoption name Evaluator value nnue|net|patterns|strong|material|mobility` (nnue the default); `setoption name Hash value <MB>`
 //!   (the transposition table's size, 1 to 2048 MB, rounded down to a power of two entries);
 //!   `setoption name Threads value <1-64>` (a parallel Lazy SMP search; 1 by default);
 //!   `setoption name PVS|Aspiration|Killers|History|LMR|LMPAll|IIR|Futility value true|false`

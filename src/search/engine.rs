@@ -53,21 +53,24 @@ const LMP_MAX_DEPTH: u32 = 2;
 /// ([`Searcher::defer`]).
 const DEFER_MIN_DEPTH: u32 = 3;
 /// Futility pruning: a quiet move at a node with at most [`FUTILITY_MAX_DEPTH`] plies left is
-/// skipped when the node's static evaluation plus this margin (evaluation units; Ataxx: 1.5
-/// pieces), and [`FUTILITY_PER_PLY`] for each ply left beyond the first, cannot reach the bound.
-const FUTILITY_MARGIN: f64 = 150.0;
+/// skipped when the node's static evaluation plus this margin (evaluation units: hundredths of a
+/// piece in Ataxx, the only game that prunes so; 150 until session 21, tuned with `net`; 100
+/// with `nnue`, whose values are about two thirds of `net`'s), and [`FUTILITY_PER_PLY`] for each
+/// ply left beyond the first, cannot reach the bound.
+const FUTILITY_MARGIN: f64 = 100.0;
 /// Futility pruning: at nodes with at most this many plies left (1 until session 15; Zataxx
 /// uses 6). Tuned by 30 ms matches (docs/ataxx.md, "Why Zataxx searches twice as deep").
 const FUTILITY_MAX_DEPTH: u32 = 4;
-/// Futility pruning: the margin's growth for each ply left beyond the first (Ataxx: 0.8 pieces).
-const FUTILITY_PER_PLY: f64 = 80.0;
+/// Futility pruning: the margin's growth for each ply left beyond the first (80 until session 21).
+const FUTILITY_PER_PLY: f64 = 50.0;
 /// Reverse futility: at nodes with at most this many plies left (3 until session 15; Zataxx
 /// uses 6). Tuned by 30 ms matches (docs/ataxx.md, "Why Zataxx searches twice as deep").
 const RFP_MAX_DEPTH: u32 = 6;
 /// Reverse futility: a node whose static evaluation is beyond the bound by this margin per ply
-/// left (evaluation units; Ataxx: 0.8 pieces a ply, 1.2 until session 15) returns it without
-/// searching a move.
-const RFP_MARGIN: f64 = 80.0;
+/// left (evaluation units; Ataxx: 1.2 until session 15, 0.8 until session 21, 0.5 with `nnue`)
+/// returns it without searching a move. The three margins at 50/100/50 against 80/150/80, both
+/// with `nnue`: 58.5 % over 100 games at 30 ms (docs/ataxx.md, "Session 21").
+const RFP_MARGIN: f64 = 50.0;
 
 /// Internal iterative reduction (off by default): nodes with at least this many plies left and no
 /// move from the transposition table are searched one ply shallower. Zataxx uses 3; in Ataxx 4
@@ -114,6 +117,29 @@ fn log_lmr_table() -> Vec<[u8; LMR_PLACES]> {
             row
         })
         .collect()
+}
+
+/// Lazy move ordering (Ataxx): keys picked one at a time before the rest are sorted at once.
+const LAZY_PICKS: usize = 3;
+/// The history score's span within an Ataxx ordering key (see `player`): 2^33.
+const HISTORY_SPAN: f64 = 8_589_934_592.0;
+
+/// The order of sort keys: the signed pre-score (lower first), then the slot.
+#[inline(always)]
+fn key_order(a: &(f64, u32), b: &(f64, u32)) -> std::cmp::Ordering {
+    a.0.total_cmp(&b.0).then(a.1.cmp(&b.1))
+}
+
+/// Moves the first key of `keys[i..]` by [`key_order`] to place `i`.
+#[inline]
+fn pick_best(keys: &mut [(f64, u32)], i: usize) {
+    let mut best = i;
+    for j in i + 1..keys.len() {
+        if key_order(&keys[j], &keys[best]).is_lt() {
+            best = j;
+        }
+    }
+    keys.swap(i, best);
 }
 
 /// A small, fast hasher for moves (the history table's index).
@@ -1420,9 +1446,36 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G,
             } else {
                 alpha
             };
-            let v = if i > 0 && self.pvs && lo.is_finite() {
+            // Root reductions (games with a [`Game::reduction_bias`]): a late root move is
+            // first searched shallower with a null window, by the interior nodes' log formula
+            // but always at least one ply above a static evaluation; only when that says it
+            // beats the best so far is it searched at full depth.
+            let mut reduced_low = None;
+            let mut again = 0u8;
+            if i >= LOG_LMR_FIRST && self.pvs && self.lmr && lo.is_finite() && depth >= 3 {
+                if let Some(bias) = root.reduction_bias(kid.mv) {
+                    let row = &self.lmr_table[(depth as usize).min(LMR_DEPTHS - 1)];
+                    let r = (row[i.min(LMR_PLACES - 1)] as i32 + bias).clamp(0, depth as i32 - 2);
+                    if r > 0 {
+                        let r = r as u32;
+                        self.reductions += 1;
+                        let note = Note::new(Note::NULL_WINDOW, r);
+                        let (a, b) = (lo, lo.next_up());
+                        let v = self.search_child(&kid.state, kid.mv, depth - 1 - r, 0, a, b, 1.0, note);
+                        if self.aborted || v <= lo {
+                            reduced_low = Some(v);
+                        } else {
+                            self.researches += 1;
+                            again = Note::RESEARCH;
+                        }
+                    }
+                }
+            }
+            let v = if let Some(v) = reduced_low {
+                v
+            } else if i > 0 && self.pvs && lo.is_finite() {
                 // Principal variation search: does this move beat the best so far?
-                let null = Note::new(Note::NULL_WINDOW, 0);
+                let null = Note::new(Note::NULL_WINDOW | again, 0);
                 let v = self.search_child(
                     &kid.state,
                     kid.mv,
@@ -1876,6 +1929,8 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G,
         keys.clear();
         let mut limit = 0;
         let mut count = 0;
+        // Lazy ordering (below): the keys before this place are in their final order.
+        let mut sorted_to = usize::MAX;
         // Whether `keys` index `moves` (pre-scores without children) rather than `kids`.
         let mut keyed = false;
         if !stage_cut && !self.aborted {
@@ -1990,26 +2045,22 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G,
                         kids[k as usize].mv
                     }
                 };
-                if self.cfg.move_ordering || self.cfg.branching_limit > 0 {
-                    if self.history_on && self.order_min_depth == 1 {
-                        // Equal pre-scores go by the history heuristic (best first), looked
-                        // up once per move by its slot (`k.1`: its place in `moves` or `kids`).
-                        let h = &self.history;
-                        let mut by_slot = std::mem::take(&mut self.scores);
-                        by_slot.clear();
-                        by_slot.resize(keys.len(), 0);
-                        for k in keys.iter() {
-                            by_slot[k.1 as usize] = h[history_slot(&mv_at(k.1), side)];
-                        }
-                        keys.sort_unstable_by(|a, b| {
-                            a.0.total_cmp(&b.0)
-                                .then(by_slot[b.1 as usize].cmp(&by_slot[a.1 as usize]))
-                                .then(a.1.cmp(&b.1))
-                        });
-                        self.scores = by_slot;
-                    } else {
-                        keys.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+                // Ataxx (order_min_depth 1): equal pre-scores go by the history heuristic (best
+                // first), folded into the key: the pre-score (a whole number) times 2^33 less the
+                // history score (below 2^32), exact in an f64. The keys are then picked one at a
+                // time as the node goes on (a selection sort, [`LAZY_PICKS`] picks, then the rest
+                // sorted at once): most of these nodes cut after a move or two, where sorting
+                // every move took a quarter of the search's instructions. The order is the full
+                // sort's (the keys are a total order, the slot breaking ties), so is the tree.
+                let lazy = self.order_min_depth == 1 && self.cfg.branching_limit == 0;
+                if self.history_on && self.order_min_depth == 1 {
+                    for k in keys.iter_mut() {
+                        let h = self.history[history_slot(&mv_at(k.1), side)];
+                        k.0 = (k.0 as i64) as f64 * HISTORY_SPAN - h as f64;
                     }
+                }
+                if !lazy && (self.cfg.move_ordering || self.cfg.branching_limit > 0) {
+                    keys.sort_unstable_by(key_order);
                 }
                 if let Some(m) = tt_move {
                     if let Some(i) = keys.iter().position(|k| mv_at(k.1) == m) {
@@ -2022,6 +2073,9 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G,
                 // (Reversi: 20 % fewer nodes to depth 8 than killers first; Khet and Ataxx gain
                 // as much). A staged table's move counts as that first move.
                 if ntried == 0 {
+                    if lazy && front == 0 && !keys.is_empty() {
+                        pick_best(&mut keys, 0);
+                    }
                     front = front.max(1);
                 }
                 front = front.min(keys.len());
@@ -2088,6 +2142,10 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G,
             let mut deferred = std::mem::take(&mut self.deferred[ply]);
             deferred.clear();
             // The moves in order, then the deferred ones.
+            let lazy = eager && self.order_min_depth == 1 && self.cfg.branching_limit == 0;
+            if lazy {
+                sorted_to = front;
+            }
             let mut step = 0usize;
             loop {
                 let (i, later) = if step < limit {
@@ -2098,6 +2156,15 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G,
                     break;
                 };
                 step += 1;
+                if lazy && i >= sorted_to {
+                    if i < front + LAZY_PICKS {
+                        pick_best(&mut keys, i);
+                        sorted_to = i + 1;
+                    } else {
+                        keys[i..].sort_unstable_by(key_order);
+                        sorted_to = keys.len();
+                    }
+                }
                 // The place among the moves searched here, the staged ones first.
                 let at = ntried + i;
                 let mv = if eager && !keyed {
@@ -2206,6 +2273,9 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G,
                     self.pruned_nodes += cut as u64;
                     if R::ACTIVE {
                         let reason = PruneReason::Alphabeta;
+                        if sorted_to < limit {
+                            keys[sorted_to..limit].sort_unstable_by(key_order);
+                        }
                         if eager {
                             let cut = keys[i + 1..limit].iter().map(|k| kids[k.1 as usize].mv);
                             self.rec.pruned(cut, reason, best, alpha0, beta0);

@@ -9,7 +9,7 @@ use super::AtaxxMove;
 use crate::core::{Error, Evaluator, PlayerId, TermSink, ValueUnit};
 
 /// The evaluator names, the default first.
-pub const NAMES: &[&str] = &["net", "nnue", "patterns", "strong", "material", "mobility"];
+pub const NAMES: &[&str] = &["nnue", "net", "patterns", "strong", "material", "mobility"];
 
 /// Weight of a piece.
 pub const W_MATERIAL: f64 = 100.0;
@@ -42,11 +42,11 @@ pub enum AtaxxEval {
     /// Trained 2x2 window tables and scalar terms per game phase (see [`super::patterns`]).
     Patterns,
     /// A trained network over the 2x2 windows and the scalar terms of `patterns` (see
-    /// [`super::net`]): the default.
-    #[default]
+    /// [`super::net`]; the default in sessions 19-20).
     Net,
     /// A network over every 2x2 window with its own weights, trained on self-play games' results
-    /// (see [`super::nnue`]).
+    /// (see [`super::nnue`]): the default.
+    #[default]
     Nnue,
 }
 
@@ -58,7 +58,7 @@ impl AtaxxEval {
             "material" => Ok(AtaxxEval::Material),
             "mobility" => Ok(AtaxxEval::Mobility),
             "patterns" => Ok(AtaxxEval::Patterns),
-            "" | "net" => match net::weights() {
+            "net" => match net::weights() {
                 Ok(_) => Ok(AtaxxEval::Net),
                 Err(why) => Err(Error::bad_option(
                     "evaluator",
@@ -66,7 +66,7 @@ impl AtaxxEval {
                     format!("a network file that reads ({why})"),
                 )),
             },
-            "nnue" => match nnue::weights() {
+            "" | "nnue" => match nnue::weights() {
                 Ok(_) => Ok(AtaxxEval::Nnue),
                 Err(why) => Err(Error::bad_option(
                     "evaluator",
