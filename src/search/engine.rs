@@ -1460,8 +1460,8 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G,
                         let r = r as u32;
                         self.reductions += 1;
                         let note = Note::new(Note::NULL_WINDOW, r);
-                        let (a, b) = (lo, lo.next_up());
-                        let v = self.search_child(&kid.state, kid.mv, depth - 1 - r, 0, a, b, 1.0, note);
+                        let (a, b, d) = (lo, lo.next_up(), depth - 1 - r);
+                        let v = self.search_child(&kid.state, kid.mv, d, 0, a, b, 1.0, note);
                         if self.aborted || v <= lo {
                             reduced_low = Some(v);
                         } else {
