@@ -247,7 +247,7 @@ class Explorer {
     this.legend = el('div', { class: 'ps-legend', 'aria-label': 'Legend' });
     this.empty = el('div', { class: 'ps-empty', text: 'Paste a tree below, open a file or drop one here.' });
     this.info = el('div', { class: 'ps-info', 'data-testid': 'tree-info' });
-    this.stage = el('div', { class: 'ps-stage', 'data-testid': 'tree-view' }, this.canvas, this.legend, this.tooltip, this.empty);
+    this.stage = el('div', { class: 'ps-stage', 'data-testid': 'tree-view' }, this.canvas, this.tooltip, this.empty);
     this.status = el('div', { class: 'ps-status', id: `${id}-status`, 'aria-live': 'polite', 'data-testid': 'tree-status' });
     this.textarea = el('textarea', { class: 'ps-json', 'data-testid': 'tree-json', spellcheck: 'false', 'aria-label': 'Tree document (JSON)', placeholder: 'Paste a plyscope-tree, JIT, d3, react-d3-tree or MCTS JSON document here' });
     this.error = el('div', { class: 'ps-error', 'data-testid': 'tree-error', role: 'alert' });
@@ -267,7 +267,7 @@ class Explorer {
     this.editor.addEventListener('toggle', () => {
       if (this.editor.open && (this.pendingText !== null || this.pendingDoc)) this.fillTextarea();
     });
-    this.root = el('div', { class: 'ps-explorer' }, toolbar, findBar, el('div', { class: 'ps-pathbar' }, crumbNav, this.info), this.stage, this.replayPanel, this.detailsPanel, this.whyPanel, this.status, this.comparePanel, this.editor);
+    this.root = el('div', { class: 'ps-explorer' }, toolbar, findBar, el('div', { class: 'ps-pathbar' }, crumbNav, this.info), this.stage, this.legend, this.replayPanel, this.detailsPanel, this.whyPanel, this.status, this.comparePanel, this.editor);
     container.append(this.root);
     this.ctx = this.canvas.getContext('2d');
     this.pendingText = null;

@@ -92,7 +92,7 @@ export function noteTag(note) {
 
 /** The legend's entries, `[tag, meaning]`. */
 export const NOTE_LEGEND = [
-  ['R1, R2', 'searched 1 or 2 plies shallower: late-move reduction'],
+  ['Rn', 'searched n plies shallower: late-move reduction'],
   ['NW', 'null window (principal variation search); dashed when it failed high'],
   ['RS', 're-search after a null-window or reduced search failed high'],
   ['NM', 'pruned by a null move'],
