@@ -72,7 +72,7 @@ test('the SIMD and scalar builds count the same perft leaves in every game', asy
   await context.close();
 });
 
-test('the SIMD and scalar builds search alike: Reversi midgame and endgame, same move, value and nodes', async () => {
+test('the SIMD and scalar builds search alike: Reversi midgame and endgame, an Ataxx midgame (its network evaluation), same move, value and nodes', async () => {
   const { context, page, errors } = await openApp(env);
   const rows = await page.evaluate(async () => {
     const scalar = await import('/pkg/plyscope.js');
@@ -82,6 +82,8 @@ test('the SIMD and scalar builds search alike: Reversi midgame and endgame, same
     const cases = [
       { game: 'reversi', moves: ['f5', 'd6', 'c3', 'd3', 'c4', 'f4', 'c5', 'b3', 'c2', 'e6', 'c6', 'b4'], depth: 6 },
       { game: 'reversi-6', moves: [], depth: 7 },
+      // Ataxx's `nnue` sums its hidden layer with WebAssembly SIMD in the SIMD build.
+      { game: 'ataxx', moves: 'b6 b2 c5 b3 c4 b2b4 b5 c3 d4 b3d3 b5b3 d3b5 a7c6 d4b2'.split(' '), depth: 7 },
     ];
     const out = [];
     for (const c of cases) {

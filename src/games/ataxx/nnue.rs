@@ -511,6 +511,61 @@ unsafe fn output_sum_avx2(net: &NnueWeights, me: u64, them: u64, walls: u64, buc
     lanes.iter().map(|&x| x as i64).sum()
 }
 
+/// [`output_sum_sized`] in WebAssembly SIMD (the browser's SIMD builds), the same integers: 64
+/// hidden units at a time in 8 registers of 8 lanes while the 36 rows are added (the generic
+/// code reloaded its accumulators for every row), then clipped, squared and weighted.
+///
+/// # Safety
+///
+/// The weights have their shape (`h % 16 == 0`, `b1` of `h`, `w1` of [`INPUTS`] times `h`, `w2`
+/// of at least `(bucket + 1) * h`) and every row is below [`INPUTS`].
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+unsafe fn output_sum_simd128(net: &NnueWeights, rows: &[u16; WINDOWS], bucket: usize) -> i64 {
+    use std::arch::wasm32::*;
+    /// One block of `N` registers (8 units each) from unit `base` on, added into `total`.
+    #[inline(always)]
+    unsafe fn block<const N: usize>(
+        net: &NnueWeights,
+        rows: &[u16; WINDOWS],
+        bucket: usize,
+        base: usize,
+        total: &mut v128,
+    ) {
+        let h = net.hidden;
+        let mut acc = [i16x8_splat(0); N];
+        for (k, a) in acc.iter_mut().enumerate() {
+            *a = v128_load(net.b1.as_ptr().add(base + 8 * k) as *const v128);
+        }
+        for &r in rows {
+            let row = net.w1.as_ptr().add(r as usize * h + base);
+            for (k, a) in acc.iter_mut().enumerate() {
+                *a = i16x8_add(*a, v128_load(row.add(8 * k) as *const v128));
+            }
+        }
+        let qa = i16x8_splat(QA as i16);
+        let w2 = net.w2.as_ptr().add(bucket * h + base);
+        for (k, a) in acc.iter().enumerate() {
+            let c = i16x8_min(i16x8_max(*a, i16x8_splat(0)), qa);
+            let t = i16x8_mul(c, v128_load(w2.add(8 * k) as *const v128));
+            *total = i32x4_add(*total, i32x4_dot_i16x8(c, t));
+        }
+    }
+    let mut total = i32x4_splat(0);
+    let mut base = 0;
+    while base + 64 <= net.hidden {
+        block::<8>(net, rows, bucket, base, &mut total);
+        base += 64;
+    }
+    while base + 16 <= net.hidden {
+        block::<2>(net, rows, bucket, base, &mut total);
+        base += 16;
+    }
+    i32x4_extract_lane::<0>(total) as i64
+        + i32x4_extract_lane::<1>(total) as i64
+        + i32x4_extract_lane::<2>(total) as i64
+        + i32x4_extract_lane::<3>(total) as i64
+}
+
 /// The hidden layer's output sum for `me` to move against `them` (walls `walls`), with AVX2 where
 /// the processor has it (checked once).
 #[inline(always)]
@@ -530,6 +585,19 @@ fn output_sum_dispatch(net: &NnueWeights, me: u64, them: u64, walls: u64, bucket
             // function reads (checked above), and its rows are each below `INPUTS` (a window's
             // base, `w * STATES`, plus a state made of four 2-bit digits).
             return unsafe { output_sum_avx2(net, me, them, walls, bucket) };
+        }
+    }
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    {
+        let h = net.hidden;
+        let shaped = h % 16 == 0
+            && net.b1.len() == h
+            && net.w1.len() == INPUTS * h
+            && net.w2.len() >= (bucket + 1) * h;
+        if shaped {
+            // SAFETY: the weights have the shape the function reads (checked above), and
+            // `active_rows`' rows are each below `INPUTS`.
+            return unsafe { output_sum_simd128(net, &active_rows(me, them, walls), bucket) };
         }
     }
     output_sum_sized(net, &active_rows(me, them, walls), bucket)
