@@ -566,6 +566,16 @@ unsafe fn output_sum_simd128(net: &NnueWeights, rows: &[u16; WINDOWS], bucket: u
         + i32x4_extract_lane::<3>(total) as i64
 }
 
+/// Whether the weights have the shape the vector sums read without bounds checks: whole blocks of
+/// 16 hidden units, and every table as long as `hidden` and `bucket` need. The fields are public,
+/// so this is checked (four comparisons a call) rather than trusted.
+#[cfg(any(target_arch = "x86_64", all(target_arch = "wasm32", target_feature = "simd128")))]
+#[inline(always)]
+fn shaped(net: &NnueWeights, bucket: usize) -> bool {
+    let h = net.hidden;
+    h % 16 == 0 && net.b1.len() == h && net.w1.len() == INPUTS * h && net.w2.len() >= (bucket + 1) * h
+}
+
 /// The hidden layer's output sum for `me` to move against `them` (walls `walls`), with AVX2 where
 /// the processor has it (checked once).
 #[inline(always)]
@@ -573,14 +583,7 @@ fn output_sum_dispatch(net: &NnueWeights, me: u64, them: u64, walls: u64, bucket
     #[cfg(target_arch = "x86_64")]
     {
         static AVX2: OnceLock<bool> = OnceLock::new();
-        let h = net.hidden;
-        // The weights' shape (public fields: checked here, four comparisons, rather than
-        // trusted), so that the intrinsics' reads stay inside them.
-        let shaped = h % 16 == 0
-            && net.b1.len() == h
-            && net.w1.len() == INPUTS * h
-            && net.w2.len() >= (bucket + 1) * h;
-        if shaped && *AVX2.get_or_init(|| std::arch::is_x86_feature_detected!("avx2")) {
+        if shaped(net, bucket) && *AVX2.get_or_init(|| std::arch::is_x86_feature_detected!("avx2")) {
             // SAFETY: the processor has AVX2 (checked above), the weights have the shape the
             // function reads (checked above), and its rows are each below `INPUTS` (a window's
             // base, `w * STATES`, plus a state made of four 2-bit digits).
@@ -589,12 +592,7 @@ fn output_sum_dispatch(net: &NnueWeights, me: u64, them: u64, walls: u64, bucket
     }
     #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
     {
-        let h = net.hidden;
-        let shaped = h % 16 == 0
-            && net.b1.len() == h
-            && net.w1.len() == INPUTS * h
-            && net.w2.len() >= (bucket + 1) * h;
-        if shaped {
+        if shaped(net, bucket) {
             // SAFETY: the weights have the shape the function reads (checked above), and
             // `active_rows`' rows are each below `INPUTS`.
             return unsafe { output_sum_simd128(net, &active_rows(me, them, walls), bucket) };
