@@ -37,10 +37,12 @@ const LMR_MIN_DEPTH: u32 = 3;
 /// Log-formula reductions (games that give a [`Game::reduction_bias`]): the reduction of the
 /// move at place `i` (0 is the first) at a node with `d` plies left is
 /// `LOG_LMR_BASE + ln d * ln i / LOG_LMR_DIVISOR`, plus the move's bias, rounded down, between 0
-/// and `d - 1` (a static evaluation).
-const LOG_LMR_BASE: f64 = 0.75;
+/// and `d - 1` (a static evaluation). 1.0 and 0.8 since session 24 (0.75 and 1.5 before); with
+/// the forward-pruning margins below, 57.8 % over 200 games at 30 ms a move against the old
+/// constants (docs/ataxx.md, "Session 24").
+const LOG_LMR_BASE: f64 = 1.0;
 /// See [`LOG_LMR_BASE`].
-const LOG_LMR_DIVISOR: f64 = 1.5;
+const LOG_LMR_DIVISOR: f64 = 0.8;
 /// Log-formula reductions: moves from this place in the order on may be reduced.
 const LOG_LMR_FIRST: usize = 2;
 /// Log-formula reductions: only at nodes with at least this much depth left.
@@ -55,22 +57,24 @@ const DEFER_MIN_DEPTH: u32 = 3;
 /// Futility pruning: a quiet move at a node with at most [`FUTILITY_MAX_DEPTH`] plies left is
 /// skipped when the node's static evaluation plus this margin (evaluation units: hundredths of a
 /// piece in Ataxx, the only game that prunes so; 150 until session 21, tuned with `net`; 100
-/// with `nnue`, whose values are about two thirds of `net`'s), and [`FUTILITY_PER_PLY`] for each
-/// ply left beyond the first, cannot reach the bound.
-const FUTILITY_MARGIN: f64 = 100.0;
+/// with `nnue`, whose values are about two thirds of `net`'s; 60 since session 24), and
+/// [`FUTILITY_PER_PLY`] for each ply left beyond the first, cannot reach the bound.
+const FUTILITY_MARGIN: f64 = 60.0;
 /// Futility pruning: at nodes with at most this many plies left (1 until session 15; Zataxx
 /// uses 6). Tuned by 30 ms matches (docs/ataxx.md, "Why Zataxx searches twice as deep").
 const FUTILITY_MAX_DEPTH: u32 = 4;
-/// Futility pruning: the margin's growth for each ply left beyond the first (80 until session 21).
-const FUTILITY_PER_PLY: f64 = 50.0;
+/// Futility pruning: the margin's growth for each ply left beyond the first (80 until session 21,
+/// 50 until session 24).
+const FUTILITY_PER_PLY: f64 = 30.0;
 /// Reverse futility: at nodes with at most this many plies left (3 until session 15; Zataxx
 /// uses 6). Tuned by 30 ms matches (docs/ataxx.md, "Why Zataxx searches twice as deep").
 const RFP_MAX_DEPTH: u32 = 6;
 /// Reverse futility: a node whose static evaluation is beyond the bound by this margin per ply
-/// left (evaluation units; Ataxx: 1.2 until session 15, 0.8 until session 21, 0.5 with `nnue`)
-/// returns it without searching a move. The three margins at 50/100/50 against 80/150/80, both
-/// with `nnue`: 58.5 % over 100 games at 30 ms (docs/ataxx.md, "Session 21").
-const RFP_MARGIN: f64 = 50.0;
+/// left (evaluation units; Ataxx: 1.2 until session 15, 0.8 until session 21, 0.5 with `nnue`
+/// until session 24, 0.2 since) returns it without searching a move. The three margins at
+/// 50/100/50 against 80/150/80, both with `nnue`: 58.5 % over 100 games at 30 ms (docs/ataxx.md,
+/// "Session 21"); 20/60/30 with the reductions of [`LOG_LMR_BASE`]: "Session 24".
+const RFP_MARGIN: f64 = 20.0;
 
 /// Internal iterative reduction (off by default): nodes with at least this many plies left and no
 /// move from the transposition table are searched one ply shallower. Zataxx uses 3; in Ataxx 4
