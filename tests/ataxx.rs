@@ -635,3 +635,41 @@ fn a_won_ataxx_line_reads_as_a_win_in_plies() {
     assert_eq!(eval.describe(-250.0).text, "\u{2212}2.5 pieces");
     assert_eq!(eval.describe(0.4).text, "even");
 }
+
+#[test]
+fn recording_the_tree_does_not_change_the_nnue_search() {
+    // The unrecorded search orders moves from keys made from the parent with the history score
+    // folded in as they are made; the recorded one makes every child and folds the history in
+    // afterwards. Both must order alike, so they choose the same move with the same value.
+    use plyscope::search::{search, Hooks, SearchConfig};
+    let mut pos = Ataxx::new();
+    for m in "b6 b2 c5 b3 c4 b2b4 b5 c3 d4 b3d3 b5b3 d3b5 a7c6 d4b2".split(' ') {
+        let mv = pos.parse_move(m).unwrap();
+        pos.play_unchecked(mv);
+    }
+    let run = |record_tree: bool| {
+        search(
+            &pos,
+            &AtaxxEval::Nnue,
+            &SearchConfig {
+                depth: 6,
+                record_tree,
+                seed: Some(1),
+                ..Default::default()
+            },
+            Hooks::default(),
+        )
+        .unwrap()
+    };
+    let (plain, recorded) = (run(false), run(true));
+    assert_eq!(plain.best, recorded.best);
+    assert_eq!(plain.value, recorded.value);
+    let values = |r: &plyscope::search::SearchResult<AtaxxMove>| {
+        r.root_moves
+            .iter()
+            .map(|m| (m.mv, m.value))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(values(&plain), values(&recorded));
+    assert!(plain.stats.nodes > 1000, "{} nodes", plain.stats.nodes);
+}

@@ -125,21 +125,56 @@ fn log_lmr_table() -> Vec<[u8; LMR_PLACES]> {
 
 /// Lazy move ordering (Ataxx): keys picked one at a time before the rest are sorted at once.
 const LAZY_PICKS: usize = 3;
-/// The history score's span within an Ataxx ordering key (see `player`): 2^33.
-const HISTORY_SPAN: f64 = 8_589_934_592.0;
 
-/// The order of sort keys: the signed pre-score (lower first), then the slot.
+/// A move's sort key: its signed pre-score (lower first) in the high 64 bits, as an unsigned
+/// number in the order of `f64::total_cmp`, and its slot (breaking ties) in the low 32. Keys
+/// compare as plain integers, so sorting and picking need no float comparisons.
+type OrderKey = u128;
+
+/// The sort key of a signed pre-score and a slot.
 #[inline(always)]
-fn key_order(a: &(f64, u32), b: &(f64, u32)) -> std::cmp::Ordering {
-    a.0.total_cmp(&b.0).then(a.1.cmp(&b.1))
+fn order_key(score: f64, slot: u32) -> OrderKey {
+    let b = score.to_bits();
+    let ordered = if b >> 63 == 1 { !b } else { b | 1 << 63 };
+    ((ordered as u128) << 32) | slot as u128
 }
 
-/// Moves the first key of `keys[i..]` by [`key_order`] to place `i`.
+/// The slot of a sort key.
+#[inline(always)]
+fn key_slot(k: OrderKey) -> u32 {
+    k as u32
+}
+
+/// The signed pre-score of a sort key.
+#[inline(always)]
+fn key_score(k: OrderKey) -> f64 {
+    let ordered = (k >> 32) as u64;
+    f64::from_bits(if ordered >> 63 == 1 {
+        ordered & !(1 << 63)
+    } else {
+        !ordered
+    })
+}
+
+/// The sort key of a whole-number signed pre-score with a history score folded in (Ataxx): the
+/// pre-score times 2^33 less the history score (below 2^32), so equal pre-scores go best
+/// history first; then the slot. Made in integers, in the order the same sum would take as an
+/// `f64` in [`order_key`] (pre-scores are clamped to 2^29, far beyond any evaluation).
+#[inline(always)]
+fn history_key(score: f64, history: u32, slot: u32) -> OrderKey {
+    let whole = (score as i64).clamp(-(1 << 29), 1 << 29);
+    let k = (whole << 33) - history as i64;
+    ((((k as u64) ^ (1 << 63)) as u128) << 32) | slot as u128
+}
+
+/// Moves the least key of `keys[i..]` to place `i`.
 #[inline]
-fn pick_best(keys: &mut [(f64, u32)], i: usize) {
+fn pick_best(keys: &mut [OrderKey], i: usize) {
     let mut best = i;
-    for j in i + 1..keys.len() {
-        if key_order(&keys[j], &keys[best]).is_lt() {
+    let mut low = keys[i];
+    for (j, &k) in keys.iter().enumerate().skip(i + 1) {
+        if k < low {
+            low = k;
             best = j;
         }
     }
@@ -282,8 +317,9 @@ struct Searcher<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> {
     root_total: usize,
     /// Per-ply buffers, reused so that the hot loop does not allocate once warm.
     kids: Vec<Vec<Child<G>>>,
-    /// Per-ply sort keys: (signed pre-score, index into `kids`).
-    keys: Vec<Vec<(f64, u32)>>,
+    /// Per-ply sort keys ([`OrderKey`]: the signed pre-score, then the index into `kids` or
+    /// `moves`).
+    keys: Vec<Vec<OrderKey>>,
     moves: Vec<Vec<G::Move>>,
     /// Per-ply copies of the legal moves in generation order, kept with the shared table where
     /// the moves are reordered in place: the table stores the best move as its place in that order.
@@ -2010,6 +2046,9 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G,
                 let sign = if maximizing { -1.0 } else { 1.0 };
                 // Pre-scores from the parent and the move where the evaluator can (then a child
                 // is made only when it is searched), else from every child made here.
+                // Ataxx (order_min_depth 1): equal pre-scores go by the history heuristic (best
+                // first), folded into the key by [`history_key`].
+                let fold = self.history_on && self.order_min_depth == 1;
                 if !R::ACTIVE {
                     let root = self.root_player;
                     if let Some(first) = moves
@@ -2017,10 +2056,23 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G,
                         .and_then(|&m| self.eval.prescore_move(pos, m, root))
                     {
                         keyed = true;
-                        keys.push((sign * first, 0));
-                        for (i, &m) in moves.iter().enumerate().skip(1) {
-                            let v = self.eval.prescore_move(pos, m, root).unwrap_or(0.0);
-                            keys.push((sign * v, i as u32));
+                        if fold {
+                            let h = &self.history;
+                            for (i, &m) in moves.iter().enumerate() {
+                                let v = if i == 0 {
+                                    first
+                                } else {
+                                    self.eval.prescore_move(pos, m, root).unwrap_or(0.0)
+                                };
+                                let hist = h[history_slot(&m, side)];
+                                keys.push(history_key(sign * v, hist, i as u32));
+                            }
+                        } else {
+                            keys.push(order_key(sign * first, 0));
+                            for (i, &m) in moves.iter().enumerate().skip(1) {
+                                let v = self.eval.prescore_move(pos, m, root).unwrap_or(0.0);
+                                keys.push(order_key(sign * v, i as u32));
+                            }
                         }
                     }
                 }
@@ -2039,7 +2091,7 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G,
                     keys.extend(
                         kids.iter()
                             .enumerate()
-                            .map(|(i, k)| (sign * k.prescore, i as u32)),
+                            .map(|(i, k)| order_key(sign * k.prescore, i as u32)),
                     );
                 }
                 let mv_at = |k: u32| {
@@ -2049,25 +2101,25 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G,
                         kids[k as usize].mv
                     }
                 };
-                // Ataxx (order_min_depth 1): equal pre-scores go by the history heuristic (best
-                // first), folded into the key: the pre-score (a whole number) times 2^33 less the
-                // history score (below 2^32), exact in an f64. The keys are then picked one at a
-                // time as the node goes on (a selection sort, [`LAZY_PICKS`] picks, then the rest
+                // Ataxx (order_min_depth 1): equal pre-scores go by the history heuristic,
+                // folded into the key ([`history_key`]; above, where the pre-scores come from the
+                // parent). The keys are then picked one at a time as the node goes on (a selection sort, [`LAZY_PICKS`] picks, then the rest
                 // sorted at once): most of these nodes cut after a move or two, where sorting
                 // every move took a quarter of the search's instructions. The order is the full
                 // sort's (the keys are a total order, the slot breaking ties), so is the tree.
                 let lazy = self.order_min_depth == 1 && self.cfg.branching_limit == 0;
-                if self.history_on && self.order_min_depth == 1 {
+                if fold && !keyed {
                     for k in keys.iter_mut() {
-                        let h = self.history[history_slot(&mv_at(k.1), side)];
-                        k.0 = (k.0 as i64) as f64 * HISTORY_SPAN - h as f64;
+                        let slot = key_slot(*k);
+                        let h = self.history[history_slot(&mv_at(slot), side)];
+                        *k = history_key(key_score(*k), h, slot);
                     }
                 }
                 if !lazy && (self.cfg.move_ordering || self.cfg.branching_limit > 0) {
-                    keys.sort_unstable_by(key_order);
+                    keys.sort_unstable();
                 }
                 if let Some(m) = tt_move {
-                    if let Some(i) = keys.iter().position(|k| mv_at(k.1) == m) {
+                    if let Some(i) = keys.iter().position(|&k| mv_at(key_slot(k)) == m) {
                         keys[..=i].rotate_right(1);
                         front = 1;
                     }
@@ -2084,7 +2136,7 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G,
                 }
                 front = front.min(keys.len());
                 for m in [killers[0], killers[1]].into_iter().flatten() {
-                    if let Some(i) = keys[front..].iter().position(|k| mv_at(k.1) == m) {
+                    if let Some(i) = keys[front..].iter().position(|&k| mv_at(key_slot(k)) == m) {
                         keys[front..=front + i].rotate_right(1);
                         front += 1;
                     }
@@ -2165,16 +2217,16 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G,
                         pick_best(&mut keys, i);
                         sorted_to = i + 1;
                     } else {
-                        keys[i..].sort_unstable_by(key_order);
+                        keys[i..].sort_unstable();
                         sorted_to = keys.len();
                     }
                 }
                 // The place among the moves searched here, the staged ones first.
                 let at = ntried + i;
                 let mv = if eager && !keyed {
-                    kids[keys[i].1 as usize].mv
+                    kids[key_slot(keys[i]) as usize].mv
                 } else if keyed {
-                    moves[keys[i].1 as usize]
+                    moves[key_slot(keys[i]) as usize]
                 } else {
                     moves[i]
                 };
@@ -2202,7 +2254,7 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G,
                     scratch = Some(c);
                 }
                 let child = if eager && !keyed {
-                    &kids[keys[i].1 as usize].state
+                    &kids[key_slot(keys[i]) as usize].state
                 } else {
                     scratch.as_ref().expect("made above")
                 };
@@ -2246,7 +2298,7 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G,
                     best_mv = Some(mv);
                     if eager && ntried == 0 {
                         // `kids` are in the order of the legal-move list.
-                        best_index = u16::try_from(keys[i].1).unwrap_or(NO_INDEX);
+                        best_index = u16::try_from(key_slot(keys[i])).unwrap_or(NO_INDEX);
                     } else if listed {
                         best_index = self.listed[ply]
                             .iter()
@@ -2278,10 +2330,12 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G,
                     if R::ACTIVE {
                         let reason = PruneReason::Alphabeta;
                         if sorted_to < limit {
-                            keys[sorted_to..limit].sort_unstable_by(key_order);
+                            keys[sorted_to..limit].sort_unstable();
                         }
                         if eager {
-                            let cut = keys[i + 1..limit].iter().map(|k| kids[k.1 as usize].mv);
+                            let cut = keys[i + 1..limit]
+                                .iter()
+                                .map(|&k| kids[key_slot(k) as usize].mv);
                             self.rec.pruned(cut, reason, best, alpha0, beta0);
                         } else {
                             let cut = moves[i + 1..limit].iter().copied();
@@ -2301,7 +2355,7 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G,
             }
             if R::ACTIVE && limit < count {
                 self.rec.pruned(
-                    keys[limit..].iter().map(|k| kids[k.1 as usize].mv),
+                    keys[limit..].iter().map(|&k| kids[key_slot(k) as usize].mv),
                     PruneReason::BranchingLimit,
                     best,
                     alpha0,
