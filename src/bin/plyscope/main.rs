@@ -175,6 +175,15 @@ USAGE:
       epochs of Adam, default 30, minibatches of B, step X; --sigmoid K fits the labels as
       expected results, a margin of K pieces being 73 %, instead of in pieces). Deterministic
       from S. Writes the weights file FILE.
+  plyscope train-ataxx --model nnue --data F1,F2.. --out FILE [--hidden H] [--buckets 1|7]
+                       [--epochs N] [--batch B] [--lr X] [--wdl X] [--scale S]
+                       [--held-out X] [--seed S] [--threads T]
+      Fit the `nnue` evaluator to `datagen-ataxx` files: H hidden units (a multiple of 16,
+      default 128), 1 output or 7 (one per phase), N epochs of Adam (20) over minibatches of B
+      (16384) with a cosine step from X (0.001); the target is the game's result times the
+      share X (0.5) and the search's value through a sigmoid of S hundredths of a piece a logit
+      (200) for the rest; a share X (0.02) held out; T threads (2). Writes the weights FILE,
+      read by a native build from PLYSCOPE_ATAXX_NNUE=FILE (docs/ataxx.md, The pipeline).
   plyscope datagen-ataxx --out FILE [--games N] [--nodes N] [--seed S] [--threads T]
                          [--random-min K] [--random-max K] [--max-opening V] [--walls X]
                          [--eval NAME] [--append]
