@@ -2107,9 +2107,10 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G,
                 };
                 // Ataxx (order_min_depth 1): equal pre-scores go by the history heuristic,
                 // folded into the key ([`history_key`]; above, where the pre-scores come from the
-                // parent). The keys are then picked one at a time as the node goes on (a selection sort, [`LAZY_PICKS`] picks, then the rest
-                // sorted at once): most of these nodes cut after a move or two, where sorting
-                // every move took a quarter of the search's instructions. The order is the full
+                // parent). The keys are then picked one at a time as the node goes on (a
+                // selection sort, [`LAZY_PICKS`] picks, then the rest sorted at once): most of
+                // these nodes cut after a move or two, where sorting every move took a quarter of
+                // the search's instructions. The order is the full
                 // sort's (the keys are a total order, the slot breaking ties), so is the tree.
                 let lazy = self.order_min_depth == 1 && self.cfg.branching_limit == 0;
                 if fold && !keyed {
