@@ -1,6 +1,7 @@
-//! A game's own search defaults (`AiDefaults::techniques_off`): Reversi plays without killer
-//! moves unless told otherwise, wherever search options are read (the library, the CLI, the
-//! page's JSON options), and every other game keeps every technique's default.
+//! A game's own search defaults (`AiDefaults::techniques_off` and `techniques_on`): Reversi plays
+//! without killer moves and Ataxx with singular extensions unless told otherwise, wherever search
+//! options are read (the library, the CLI, the page's JSON options), and every other game keeps
+//! every technique's default.
 
 use plyscope::games::{game_info, search_config, search_defaults, CATALOGUE};
 use plyscope::search::{SearchConfig, SWITCHES};
@@ -15,6 +16,16 @@ fn every_technique_a_game_turns_off_is_a_known_switch() {
                 c.turn_off(key).is_ok(),
                 "{}: {key} is not a technique",
                 g.id
+            );
+        }
+        for key in g.ai.techniques_on {
+            let mut c = SearchConfig::default();
+            assert!(c.turn_on(key).is_ok(), "{}: {key} is not a switch", g.id);
+            assert!(
+                !SearchConfig::default()
+                    .switch_mut(key)
+                    .is_some_and(|on| *on),
+                "{key} is on by default already"
             );
         }
     }
@@ -33,8 +44,26 @@ fn reversi_plays_without_killers_by_default_and_the_other_games_keep_every_defau
             "{id}"
         );
     }
-    for g in CATALOGUE.iter().filter(|g| g.id != "reversi") {
+    // Ataxx turns singular extensions on (off by default), and nothing else.
+    assert_eq!(
+        game_info("ataxx").unwrap().ai.techniques_on,
+        ["singular_extensions"]
+    );
+    let c = search_defaults("ataxx");
+    assert!(c.singular_extensions);
+    assert_eq!(
+        SearchConfig {
+            singular_extensions: false,
+            ..c
+        },
+        SearchConfig::default()
+    );
+    for g in CATALOGUE
+        .iter()
+        .filter(|g| g.id != "reversi" && g.id != "ataxx")
+    {
         assert!(g.ai.techniques_off.is_empty(), "{}", g.id);
+        assert!(g.ai.techniques_on.is_empty(), "{}", g.id);
         assert_eq!(search_defaults(g.id), SearchConfig::default(), "{}", g.id);
     }
     // An unknown game gets the plain defaults.
@@ -56,6 +85,15 @@ fn options_left_out_take_the_game_default_and_options_given_win() {
             .killers
     );
     assert!(search_config("ataxx", "{}").unwrap().killers);
+    assert!(search_config("ataxx", "{}").unwrap().singular_extensions);
+    assert!(
+        !search_config("ataxx", r#"{"singular_extensions": false}"#)
+            .unwrap()
+            .singular_extensions
+    );
+    let mut c = SearchConfig::default();
+    let e = c.turn_on("quiescence").unwrap_err().to_string();
+    assert!(e.contains("singular_extensions"), "{e}");
     assert_eq!(
         search_config("hive", "{}").unwrap(),
         SearchConfig::default()

@@ -45,7 +45,7 @@ fn reversi_midgame() -> Reversi {
 }
 
 /// Every node with `note` set, as (index, note).
-fn noted(t: &Tree, flag: u8) -> Vec<usize> {
+fn noted(t: &Tree, flag: u16) -> Vec<usize> {
     (0..t.len())
         .filter(|&i| t.nodes[i].note.has(flag))
         .collect()
@@ -180,7 +180,7 @@ fn a_pvs_search_records_null_windows_and_the_research_after_a_fail_high() {
         t.len() + t.nodes.iter().filter(|n| n.unrecorded > 0).count()
     );
     for (i, n) in t.nodes.iter().enumerate() {
-        assert_eq!(bin[off + i], n.note.0, "binary note of node {i}");
+        assert_eq!(bin[off + i], n.note.low(), "binary note of node {i}");
     }
 }
 
@@ -867,4 +867,102 @@ fn internal_iterative_reduction_searches_nodes_without_a_table_move_a_ply_shallo
     assert!(!SearchConfig::plain().internal_reduction);
     let c = SearchConfig::from_json(r#"{"internal_reduction": true}"#).unwrap();
     assert!(c.internal_reduction);
+}
+
+#[test]
+fn singular_extensions_are_recorded_as_extended_shortened_and_multi_cut_nodes() {
+    // The `patterns` evaluator (fixed weights, unlike `nnue`'s generations): at depth 10 this
+    // search extends 9 table moves, shortens 1 and cuts 5 nodes.
+    let pos = ataxx_midgame();
+    let cfg = SearchConfig {
+        depth: 10,
+        evaluator: "patterns".into(),
+        singular_extensions: true,
+        ..SearchConfig::default()
+    };
+    let (r, t) = recorded(&pos, cfg.clone());
+    assert!(!r.stats.truncated, "the whole tree is kept");
+    let s = &r.stats;
+    assert!(s.singular_searches > 0, "{s:?}");
+    assert!(
+        s.extended > 0 && s.shortened > 0 && s.multi_cuts > 0,
+        "{s:?}"
+    );
+    let extended = noted(&t, Note::EXTENDED);
+    let shortened = noted(&t, Note::SHORTENED);
+    let cut = noted(&t, Note::MULTI_CUT);
+    // Every one is in the tree, as many as the statistics count (the tree is whole).
+    assert_eq!(extended.len() as u64, s.extended);
+    assert_eq!(shortened.len() as u64, s.shortened);
+    assert_eq!(cut.len() as u64, s.multi_cuts);
+    for &i in extended.iter().chain(&shortened) {
+        let n = &t.nodes[i];
+        assert!(!n.note.has(Note::EXTENDED) || !n.note.has(Note::SHORTENED));
+        // The table's move is the first move its node searched.
+        let p = n.parent;
+        let first = (0..t.len())
+            .find(|&k| t.nodes[k].parent == p && t.nodes[k].kind != NodeKind::Pruned)
+            .unwrap();
+        assert_eq!(first, i, "node {i} is its parent's first move");
+        assert_eq!(n.note.reduced(), 0, "an extended move is never reduced too");
+    }
+    for &i in &cut {
+        let n = &t.nodes[i];
+        assert!(matches!(n.kind, NodeKind::Max | NodeKind::Min));
+        assert!(
+            n.unrecorded > 0,
+            "the singular search's nodes are unrecorded below it"
+        );
+        assert!(
+            t.nodes.iter().all(|c| c.parent != i as u32),
+            "no move of a multi-cut node was searched"
+        );
+        let want = if n.kind == NodeKind::Max {
+            plyscope::tree::Bound::Lower
+        } else {
+            plyscope::tree::Bound::Upper
+        };
+        assert_eq!(n.bound, Some(want));
+    }
+    // The document names them and validates; it reads back with the same notes.
+    let doc = t.to_document();
+    let json = doc.to_json();
+    assert!(json.contains("\"extended\":true") && json.contains("\"multi_cut\":true"));
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let validator = common::tree_schema();
+    let errors: Vec<String> = validator.iter_errors(&v).map(|e| e.to_string()).collect();
+    assert!(errors.is_empty(), "{errors:?}");
+    let back = Tree::from_document(&serde_json::from_str::<TreeDocument>(&json).unwrap());
+    let notes = |t: &Tree| t.nodes.iter().map(|n| n.note).collect::<Vec<_>>();
+    assert_eq!(notes(&back), notes(&t));
+    // Recording does not change the search.
+    let plain = search(
+        &pos,
+        &<Ataxx as Playable>::evaluator("patterns").unwrap(),
+        &SearchConfig {
+            seed: Some(7),
+            ..cfg.clone()
+        },
+        Hooks::default(),
+    )
+    .unwrap();
+    assert_eq!(plain.best, r.best);
+    assert_eq!(plain.value, r.value);
+    assert_eq!(plain.stats.nodes, r.stats.nodes);
+    assert_eq!(plain.stats.extended, s.extended);
+    // Off: none of them.
+    let (r, t) = recorded(
+        &pos,
+        SearchConfig {
+            singular_extensions: false,
+            ..cfg
+        },
+    );
+    assert_eq!(r.stats.singular_searches, 0);
+    assert!(t.nodes.iter().all(|n| !n.note.has(Note::HIGH)));
+    // Off by default and in the textbook mode; on in Ataxx's own defaults.
+    assert!(!SearchConfig::default().singular_extensions);
+    assert!(!SearchConfig::plain().singular_extensions);
+    assert!(plyscope::games::search_defaults("ataxx").singular_extensions);
+    assert!(!plyscope::games::search_defaults("reversi").singular_extensions);
 }

@@ -61,6 +61,7 @@ fn handshake() {
     // Each search switch with its real default: late-move pruning at every depth is off.
     assert!(lines.contains(&"option name LMR type check default true".to_string()));
     assert!(lines.contains(&"option name LMPAll type check default false".to_string()));
+    assert!(lines.contains(&"option name Singular type check default true".to_string()));
     let ok = lines.iter().position(|l| l == "uaiok").unwrap();
     let ready = lines.iter().position(|l| l == "readyok").unwrap();
     assert!(ok < ready);

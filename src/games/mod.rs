@@ -163,6 +163,10 @@ pub struct AiDefaults {
     /// stronger without them (docs/engine-options.md, "The defaults in each game"). Empty for
     /// most games: every technique's default holds.
     pub techniques_off: &'static [&'static str],
+    /// The alpha-beta techniques, off by default, that this game plays with unless told
+    /// otherwise, because equal-time matches measured it stronger with them (Ataxx: singular
+    /// extensions). Empty for most games.
+    pub techniques_on: &'static [&'static str],
 }
 
 impl AiDefaults {
@@ -172,6 +176,7 @@ impl AiDefaults {
             depth,
             time_ms,
             techniques_off: &[],
+            techniques_on: &[],
         }
     }
 }
@@ -183,13 +188,18 @@ pub fn game_info(id: &str) -> Option<&'static GameInfo> {
 }
 
 /// The search options game `id` starts from when nothing is set: [`SearchConfig::default`] with
-/// the techniques the game turns off ([`AiDefaults::techniques_off`]). An unknown id gets the
-/// plain defaults.
+/// the techniques the game turns off ([`AiDefaults::techniques_off`]) and on
+/// ([`AiDefaults::techniques_on`]). An unknown id gets the plain defaults.
 pub fn search_defaults(id: &str) -> crate::search::SearchConfig {
     let mut config = crate::search::SearchConfig::default();
-    for key in game_info(id).map_or(&[][..], |g| g.ai.techniques_off) {
-        // The catalogue's names are checked by a test (tests/catalogue.rs).
-        let _ = config.turn_off(key);
+    if let Some(g) = game_info(id) {
+        // The catalogue's names are checked by a test (tests/game_defaults.rs).
+        for key in g.ai.techniques_off {
+            let _ = config.turn_off(key);
+        }
+        for key in g.ai.techniques_on {
+            let _ = config.turn_on(key);
+        }
     }
     config
 }
@@ -197,8 +207,10 @@ pub fn search_defaults(id: &str) -> crate::search::SearchConfig {
 /// Reads search options from JSON for game `id` ([`crate::search::SearchConfig::from_json`]),
 /// the game's own defaults applying to every option the text leaves out ([`search_defaults`]).
 pub fn search_config(id: &str, json: &str) -> Result<crate::search::SearchConfig, Error> {
-    let off = game_info(id).map_or(&[][..], |g| g.ai.techniques_off);
-    crate::search::SearchConfig::from_json_with_off(json, off)
+    let (off, on) = game_info(id).map_or((&[][..], &[][..]), |g| {
+        (g.ai.techniques_off, g.ai.techniques_on)
+    });
+    crate::search::SearchConfig::from_json_with_defaults(json, off, on)
 }
 
 /// Something to do with a game type picked at run time: the registry calls

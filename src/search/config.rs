@@ -79,7 +79,7 @@ impl FromStr for Algorithm {
 pub const DEFAULT_EXACT_ENDGAME: u32 = 20;
 
 /// The JSON names of the boolean technique switches of alpha-beta ([`SearchConfig::switch_mut`]).
-pub const SWITCHES: [&str; 10] = [
+pub const SWITCHES: [&str; 11] = [
     "pvs",
     "aspiration",
     "killers",
@@ -90,6 +90,7 @@ pub const SWITCHES: [&str; 10] = [
     "late_move_pruning_all_depths",
     "futility",
     "internal_reduction",
+    "singular_extensions",
 ];
 
 /// Everything a search can be asked to do. Every field has a default, so a JSON object with only
@@ -174,6 +175,14 @@ pub struct SearchConfig {
     /// iteration). Off by default: in Ataxx it halves the nodes to depth 10 but did not play
     /// stronger at equal time (docs/ataxx.md).
     pub internal_reduction: bool,
+    /// Alpha-beta with a transposition table: singular extensions. At a node off the principal
+    /// variation with six plies or more left, whose table entry gives a move and a value that
+    /// holds as a lower bound (for the side to move) from at most three plies shallower, the
+    /// node's other moves are searched at half the depth with a null window just short of that
+    /// value. When none reaches it, the table's move is singular and is searched a ply deeper;
+    /// when they reach it and it is beyond the window too, the node is cut there (multi-cut);
+    /// when the table's value alone is beyond the window, the move is searched a ply shallower.
+    pub singular_extensions: bool,
     /// Alpha-beta: at the horizon, keep searching positions the game calls unstable (a
     /// quiescence extension), up to this many extra plies (0: off).
     pub quiescence: u32,
@@ -316,6 +325,7 @@ impl Default for SearchConfig {
             late_move_pruning_all_depths: false,
             futility: true,
             internal_reduction: false,
+            singular_extensions: false,
             quiescence: 4,
             randomness_quotient: 0,
             random_ties: true,
@@ -364,6 +374,7 @@ impl SearchConfig {
             late_move_pruning_all_depths: false,
             futility: false,
             internal_reduction: false,
+            singular_extensions: false,
             quiescence: 0,
             ..self
         }
@@ -533,6 +544,7 @@ impl SearchConfig {
             "late_move_pruning_all_depths" => &mut self.late_move_pruning_all_depths,
             "futility" => &mut self.futility,
             "internal_reduction" => &mut self.internal_reduction,
+            "singular_extensions" => &mut self.singular_extensions,
             _ => return None,
         })
     }
@@ -542,8 +554,14 @@ impl SearchConfig {
     /// ([`crate::games::search_config`]). `{"killers": true}` keeps the killers on whatever
     /// `off` says.
     pub fn from_json_with_off(text: &str, off: &[&str]) -> Result<Self, Error> {
+        Self::from_json_with_defaults(text, off, &[])
+    }
+
+    /// [`SearchConfig::from_json_with_off`], also with the techniques named in `on` (switches,
+    /// [`SWITCHES`]) turned on where the text does not set them.
+    pub fn from_json_with_defaults(text: &str, off: &[&str], on: &[&str]) -> Result<Self, Error> {
         let mut config = Self::from_json(text)?;
-        if off.is_empty() {
+        if off.is_empty() && on.is_empty() {
             return Ok(config);
         }
         // from_json accepted the text, so it is a JSON object.
@@ -554,7 +572,27 @@ impl SearchConfig {
                 config.turn_off(key)?;
             }
         }
+        for key in on {
+            if !given.contains_key(*key) {
+                config.turn_on(key)?;
+            }
+        }
         Ok(config)
+    }
+
+    /// Turns on the switch `key` (one of [`SWITCHES`]); another name is an error.
+    pub fn turn_on(&mut self, key: &str) -> Result<(), Error> {
+        match self.switch_mut(key) {
+            Some(on) => {
+                *on = true;
+                Ok(())
+            }
+            None => Err(Error::bad_option(
+                "technique",
+                key,
+                format!("one of {}", SWITCHES.join(", ")),
+            )),
+        }
     }
 
     /// Reads a configuration from JSON, with a message naming the bad field.

@@ -161,6 +161,42 @@ const LAZY_PRE: u16 = 1 << 12;
 const LAZY_EVAL: u16 = 1 << 13;
 /// A `pruned` record of moves skipped by forward pruning ([`PruneReason::Futility`]).
 const FUTILITY: u16 = 1 << 14;
+/// The notes of singular extensions ([`Note::HIGH`]), kept in bits a searched node does not use
+/// otherwise (those of [`BRANCHING`] and [`FUTILITY`] are only read on `pruned` records), so a
+/// record stays 64 bytes: [`Note::EXTENDED`], [`Note::SHORTENED`], [`Note::MULTI_CUT`].
+const EXTENDED: u16 = 1 << 15;
+const SHORTENED: u16 = BRANCHING;
+const MULTI_CUT: u16 = FUTILITY;
+
+/// The arena bits of the high flags of `note`.
+fn high_bits(note: Note) -> u16 {
+    let mut b = 0;
+    if note.has(Note::EXTENDED) {
+        b |= EXTENDED;
+    }
+    if note.has(Note::SHORTENED) {
+        b |= SHORTENED;
+    }
+    if note.has(Note::MULTI_CUT) {
+        b |= MULTI_CUT;
+    }
+    b
+}
+
+/// The note of a searched record: its note byte and its high flags from `bits`.
+fn note_of(note: u8, bits: u16) -> Note {
+    let mut n = note as u16;
+    if bits & EXTENDED != 0 {
+        n |= Note::EXTENDED;
+    }
+    if bits & SHORTENED != 0 {
+        n |= Note::SHORTENED;
+    }
+    if bits & MULTI_CUT != 0 {
+        n |= Note::MULTI_CUT;
+    }
+    Note(n)
+}
 
 const KINDS: [NodeKind; 7] = [
     NodeKind::Max,
@@ -480,7 +516,7 @@ impl<M: Copy + Eq> Arena<M> {
         let mut likeliest = (NONE, f64::NEG_INFINITY);
         while c != NONE {
             let x = &self.recs[c as usize];
-            if !x.is_pruned() && !x.is_shared() && x.note & Note::FAILED_HIGH == 0 {
+            if !x.is_pruned() && !x.is_shared() && x.note as u16 & Note::FAILED_HIGH == 0 {
                 if first == NONE {
                     first = c;
                 }
@@ -937,7 +973,7 @@ impl<M: Copy + Eq> Arena<M> {
                         && dd <= pv.len()
                         && pv[dd - 1] == m
                         && !pv_taken[dd - 1]
-                        && r.note & Note::FAILED_HIGH == 0
+                        && r.note as u16 & Note::FAILED_HIGH == 0
                     {
                         on_pv[j] = true;
                         pv_taken[dd - 1] = true;
@@ -957,7 +993,11 @@ impl<M: Copy + Eq> Arena<M> {
             };
             x.tt = r.bits & TT != 0;
             x.tt_worker = r.worker;
-            x.note = Note(r.note);
+            x.note = if r.is_pruned() {
+                Note(r.note as u16)
+            } else {
+                note_of(r.note, r.bits)
+            };
             if r.is_shared() {
                 x.same_as = (r.eval != NONE).then_some(r.eval);
             } else {
@@ -1268,7 +1308,8 @@ impl<M: Copy + Eq> Recorder<M> for Arena<M> {
             return;
         };
         let i = o.idx as usize;
-        self.recs[i].note |= note.0;
+        self.recs[i].note |= note.low();
+        self.recs[i].bits |= high_bits(note);
         if note.has(Note::RESEARCH) {
             let before = self
                 .stack
@@ -1276,7 +1317,7 @@ impl<M: Copy + Eq> Recorder<M> for Arena<M> {
                 .checked_sub(2)
                 .map(|p| self.stack[p].searched);
             if let Some(b) = before.filter(|&b| b != NONE && (b as usize) < i) {
-                self.recs[b as usize].note |= Note::FAILED_HIGH;
+                self.recs[b as usize].note |= Note::FAILED_HIGH as u8;
             }
         }
     }
@@ -1286,8 +1327,8 @@ impl<M: Copy + Eq> Recorder<M> for Arena<M> {
             return;
         }
         if let Some(o) = self.stack.last() {
-            let n = Note(self.recs[o.idx as usize].note);
-            self.recs[o.idx as usize].note = Note::new(n.0, n.reduced() + plies).0;
+            let n = Note(self.recs[o.idx as usize].note as u16);
+            self.recs[o.idx as usize].note = Note::new(n.0, n.reduced() + plies).low();
         }
     }
 

@@ -18,7 +18,7 @@ pub const BINARY_MAGIC: u32 = u32::from_le_bytes(*b"PSTB");
 /// The version of the binary layout.
 pub const BINARY_VERSION: u32 = 1;
 /// How many sections the layout has (see [`Tree::to_binary`]).
-pub const BINARY_SECTIONS: usize = 32;
+pub const BINARY_SECTIONS: usize = 33;
 
 /// The document header, as JSON in section 0.
 #[derive(Serialize)]
@@ -132,6 +132,7 @@ impl Tree {
         let mut kind = Vec::with_capacity(n);
         let mut flags = Vec::with_capacity(n);
         let mut note = Vec::with_capacity(n);
+        let mut note2 = Vec::with_capacity(n);
         let mut tt_worker = Vec::with_capacity(n);
         let mut value = Vec::with_capacity(n);
         let mut alpha = Vec::with_capacity(n);
@@ -176,7 +177,8 @@ impl Tree {
                 f |= 1 << 7;
             }
             flags.push(f);
-            note.push(x.note.0);
+            note.push(x.note.low());
+            note2.push(x.note.high());
             tt_worker.push(x.tt_worker);
             value.push(opt(x.value));
             alpha.push(opt(x.alpha));
@@ -220,6 +222,7 @@ impl Tree {
             kind.push(kind_code(NodeKind::Truncated));
             flags.push(0);
             note.push(0);
+            note2.push(0);
             tt_worker.push(0);
             for v in [
                 &mut value,
@@ -302,6 +305,7 @@ impl Tree {
         w.f64s(&prior); // 29
         w.f64s(&uct); // 30
         w.bytes(&tt_worker); // 31
+        w.bytes(&note2); // 32
         debug_assert_eq!(w.table.len(), BINARY_SECTIONS);
         let mut head = vec![
             BINARY_MAGIC,

@@ -296,6 +296,9 @@ impl Tree {
                     (Note::FAILED_HIGH, "fh"),
                     (Note::RESEARCH, "rs"),
                     (Note::NULL_MOVE, "nm"),
+                    (Note::EXTENDED, "ex"),
+                    (Note::SHORTENED, "sh"),
+                    (Note::MULTI_CUT, "mc"),
                 ] {
                     if n.note.has(flag) {
                         let _ = write!(out, ",\"{k}\":1");
@@ -438,6 +441,9 @@ struct V2Node {
     fh: Option<u8>,
     rs: Option<u8>,
     nm: Option<u8>,
+    ex: Option<u8>,
+    sh: Option<u8>,
+    mc: Option<u8>,
     rd: Option<u32>,
     u: Option<u64>,
     o: Option<u64>,
@@ -561,12 +567,15 @@ impl V2 {
             x.best = n.pv.unwrap_or(0) != 0;
             x.tt = n.tt.unwrap_or(0) != 0;
             x.tt_worker = n.tw.unwrap_or(0);
-            let on = |f: Option<u8>, bit: u8| if f.unwrap_or(0) != 0 { bit } else { 0 };
+            let on = |f: Option<u8>, bit: u16| if f.unwrap_or(0) != 0 { bit } else { 0 };
             x.note = Note::new(
                 on(n.nw, Note::NULL_WINDOW)
                     | on(n.fh, Note::FAILED_HIGH)
                     | on(n.rs, Note::RESEARCH)
-                    | on(n.nm, Note::NULL_MOVE),
+                    | on(n.nm, Note::NULL_MOVE)
+                    | on(n.ex, Note::EXTENDED)
+                    | on(n.sh, Note::SHORTENED)
+                    | on(n.mc, Note::MULTI_CUT),
                 n.rd.unwrap_or(0),
             );
             x.unrecorded = n.u.unwrap_or(0);

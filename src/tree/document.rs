@@ -71,6 +71,19 @@ pub struct Stats {
     /// Nodes cut by a null move.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub null_cuts: u64,
+    /// Singular searches: nodes whose table move was tested by searching the other moves
+    /// shallower without it (singular extensions).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub singular_searches: u64,
+    /// Table moves those searches extended a ply (none of the others came near).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub extended: u64,
+    /// Table moves those searches shortened a ply (negative extensions).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub shortened: u64,
+    /// Nodes those searches cut (multi-cuts).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub multi_cuts: u64,
     /// Moves skipped by late-move and futility pruning (never searched; recorded as `pruned`
     /// nodes with the reason `futility`).
     #[serde(default, skip_serializing_if = "is_zero")]
@@ -250,6 +263,19 @@ pub struct Node {
     /// window, so none of its moves was searched.
     #[serde(default, skip_serializing_if = "is_false")]
     pub null_move: bool,
+    /// Singular extensions: the table's move, searched a ply deeper than its siblings because no
+    /// other move came near its value in a shallower search that left it out.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub extended: bool,
+    /// Singular extensions: the table's move, searched a ply shallower than its siblings (a
+    /// negative extension): its value from the table is already beyond the window, and another
+    /// move came near it too.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub shortened: bool,
+    /// Cut by a multi-cut (singular extensions): the table's move scored beyond the window, and
+    /// so did another move in a shallower search without it, so none of its moves was searched.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub multi_cut: bool,
     /// For `pruned` and `truncated` nodes: how many nodes this one stands for.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub count: Option<u64>,
@@ -319,6 +345,9 @@ impl Node {
             research: false,
             reduced: None,
             null_move: false,
+            extended: false,
+            shortened: false,
+            multi_cut: false,
             count: None,
             moves: None,
             cutoff: None,

@@ -87,38 +87,61 @@ impl PruneReason {
 }
 
 /// How the search treated a node (principal variation search, late-move reductions, null-move
-/// pruning), packed in one byte: bit 0 null window, bit 1 failed high (searched again as the next
-/// sibling), bit 2 a re-search, bit 3 cut by a null move, bits 4-7 the plies of a reduction.
+/// pruning, singular extensions): bit 0 null window, bit 1 failed high (searched again as the next
+/// sibling), bit 2 a re-search, bit 3 cut by a null move, bits 4-7 the plies of a reduction (the
+/// first byte, the binary form's `note`), bit 8 extended (singular), bit 9 shortened (a negative
+/// extension), bit 10 cut by a multi-cut (the second byte, the binary form's `note2`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct Note(pub u8);
+pub struct Note(pub u16);
 
 impl Note {
     /// Searched with a null window.
-    pub const NULL_WINDOW: u8 = 1;
+    pub const NULL_WINDOW: u16 = 1;
     /// Failed high: the same move was searched again (the next sibling).
-    pub const FAILED_HIGH: u8 = 2;
+    pub const FAILED_HIGH: u16 = 2;
     /// A re-search of the move the sibling before it searched.
-    pub const RESEARCH: u8 = 4;
+    pub const RESEARCH: u16 = 4;
     /// Cut by a null move.
-    pub const NULL_MOVE: u8 = 8;
+    pub const NULL_MOVE: u16 = 8;
     /// Where the reduction's plies start.
-    pub const REDUCED_SHIFT: u8 = 4;
+    pub const REDUCED_SHIFT: u16 = 4;
+    /// Singular extensions: the table's move, searched a ply deeper than its siblings because
+    /// none of them came near its value in a shallower search that left it out.
+    pub const EXTENDED: u16 = 1 << 8;
+    /// Singular extensions: the table's move, searched a ply shallower than its siblings (a
+    /// negative extension) because its value from the table is already beyond the window and
+    /// another move came near it too.
+    pub const SHORTENED: u16 = 1 << 9;
+    /// Singular extensions: the node was cut without searching its moves because the table's
+    /// move and, in a shallower search without it, another move both scored beyond the window
+    /// (a multi-cut).
+    pub const MULTI_CUT: u16 = 1 << 10;
+    /// The flags outside the first byte.
+    pub const HIGH: u16 = Self::EXTENDED | Self::SHORTENED | Self::MULTI_CUT;
 
     /// A note with a reduction of `plies` (at most 15) and the given flags.
-    pub fn new(flags: u8, plies: u32) -> Self {
-        Note((flags & 15) | ((plies.min(15) as u8) << Self::REDUCED_SHIFT))
+    pub fn new(flags: u16, plies: u32) -> Self {
+        Note((flags & (15 | Self::HIGH)) | ((plies.min(15) as u16) << Self::REDUCED_SHIFT))
     }
     /// Whether nothing is noted.
     pub fn is_empty(self) -> bool {
         self.0 == 0
     }
     /// Whether flag `f` is set.
-    pub fn has(self, f: u8) -> bool {
+    pub fn has(self, f: u16) -> bool {
         self.0 & f != 0
     }
     /// The plies of a reduction (0: none).
     pub fn reduced(self) -> u32 {
-        (self.0 >> Self::REDUCED_SHIFT) as u32
+        ((self.0 >> Self::REDUCED_SHIFT) & 15) as u32
+    }
+    /// The first byte (flags of bits 0-3 and the reduction), as the binary form's `note`.
+    pub fn low(self) -> u8 {
+        self.0 as u8
+    }
+    /// The second byte (bit 0 extended, 1 shortened, 2 multi-cut), as the binary form's `note2`.
+    pub fn high(self) -> u8 {
+        (self.0 >> 8) as u8
     }
 }
 
@@ -368,6 +391,9 @@ impl Tree {
         node.research = t.note.has(Note::RESEARCH);
         node.null_move = t.note.has(Note::NULL_MOVE);
         node.reduced = (t.note.reduced() > 0).then(|| t.note.reduced());
+        node.extended = t.note.has(Note::EXTENDED);
+        node.shortened = t.note.has(Note::SHORTENED);
+        node.multi_cut = t.note.has(Note::MULTI_CUT);
         node.prob = t.prob;
         node.order = t.order;
         node.same_as = t.same_as.map(|s| s as u64);
@@ -455,10 +481,13 @@ impl Tree {
             x.tt = n.tt;
             x.tt_worker = n.tt_worker.map_or(0, |w| w.min(255) as u8);
             x.note = Note::new(
-                (n.null_window as u8) * Note::NULL_WINDOW
-                    | (n.failed_high as u8) * Note::FAILED_HIGH
-                    | (n.research as u8) * Note::RESEARCH
-                    | (n.null_move as u8) * Note::NULL_MOVE,
+                (n.null_window as u16) * Note::NULL_WINDOW
+                    | (n.failed_high as u16) * Note::FAILED_HIGH
+                    | (n.research as u16) * Note::RESEARCH
+                    | (n.null_move as u16) * Note::NULL_MOVE
+                    | (n.extended as u16) * Note::EXTENDED
+                    | (n.shortened as u16) * Note::SHORTENED
+                    | (n.multi_cut as u16) * Note::MULTI_CUT,
                 n.reduced.unwrap_or(0),
             );
             x.prob = n.prob;

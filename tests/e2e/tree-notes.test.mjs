@@ -17,7 +17,7 @@ async function hover(page, id, api = 'window.explorer') {
   return page.locator('[data-testid=tree-tooltip]').innerText();
 }
 
-/** A small alpha-beta tree with each note: a null-window search that failed high and its re-search, a reduced move, a null-move cut, and moves skipped by forward pruning. */
+/** A small alpha-beta tree with each note: a null-window search that failed high and its re-search, a reduced move, a null-move cut, moves skipped by forward pruning, and singular extensions' notes (a move searched deeper, one shallower, a multi-cut). */
 const DOC = {
   format: 'plyscope-tree',
   version: 1,
@@ -35,6 +35,9 @@ const DOC = {
       { id: 7, move: 'c3', kind: 'min', value: 0, bound: 'upper', alpha: 3, beta: 3.0000000000000004, null_window: true, reduced: 1, children: [{ id: 8, move: 'a3', kind: 'leaf', value: 0 }] },
       { id: 9, move: 'a2', kind: 'min', value: -1, bound: 'upper', alpha: 3, beta: 3.0000000000000004, null_move: true },
       { id: 10, kind: 'pruned', count: 2, moves: ['a3', 'c1'], reason: 'futility' },
+      { id: 11, move: 'b3', kind: 'min', value: 0, bound: 'upper', alpha: 3, beta: 3.0000000000000004, extended: true, children: [{ id: 12, move: 'a3', kind: 'leaf', value: 0 }] },
+      { id: 13, move: 'c2', kind: 'min', value: 3, bound: 'upper', alpha: 3, beta: 3.0000000000000004, shortened: true, children: [{ id: 14, move: 'a3', kind: 'leaf', value: 3 }] },
+      { id: 15, move: 'b1', kind: 'min', value: -2, bound: 'upper', alpha: 3, beta: 3.0000000000000004, multi_cut: true },
     ],
   },
 };
@@ -43,7 +46,7 @@ test('the tooltip says why a node was searched shallower, again or not at all, a
   const { page, errors } = await openExplorer(env, '', { width: 1400, height: 900 });
   await page.locator('[data-testid=tree-json]').fill(JSON.stringify(DOC));
   await page.locator('[data-testid=load-tree]').click();
-  await page.waitForFunction(() => window.explorer.model()?.root?.children?.length === 6);
+  await page.waitForFunction(() => window.explorer.model()?.root?.children?.length === 9);
   await settle(page);
   const reduced = await hover(page, 7);
   assert.match(reduced, /searched 1 ply shallower: late-move reduction/);
@@ -74,11 +77,19 @@ test('the tooltip says why a node was searched shallower, again or not at all, a
   const futile = await hover(page, 10);
   assert.match(futile, /forward pruning: late-move pruning .* or futility pruning/);
   await shot(page, 'tree-notes-futile');
+  const ext = await hover(page, 11);
+  assert.match(ext, /searched one ply deeper than its siblings: the transposition table's move here, and singular/);
+  const short = await hover(page, 13);
+  assert.match(short, /searched one ply shallower than its siblings: .*\(negative extension\)/);
+  const mc = await hover(page, 15);
+  assert.match(mc, /pruned by a multi-cut/);
+  await shot(page, 'tree-notes-multi-cut');
   const legend = await page.locator('.ps-legend').innerText();
-  for (const w of ['late-move reduction', 'null window', 're-search', 'null move']) assert.ok(legend.includes(w), `legend explains ${w}: ${legend}`);
+  for (const w of ['late-move reduction', 'null window', 're-search', 'null move', 'singular extension', 'negative extension', 'multi-cut']) assert.ok(legend.includes(w), `legend explains ${w}: ${legend}`);
+  for (const t of ['X+1', 'X−1', 'MC']) assert.ok(legend.includes(t), `legend shows the tag ${t}: ${legend}`);
   // The notes survive the download (version 1): the document the explorer writes has them.
   const out = await page.evaluate(() => JSON.stringify(window.explorer.subtree(0)));
-  for (const k of ['"reduced":1', '"research":true', '"failed_high":true', '"null_move":true', '"null_window":true', '"reason":"futility"']) assert.ok(out.includes(k), `saved document has ${k}`);
+  for (const k of ['"reduced":1', '"research":true', '"failed_high":true', '"null_move":true', '"null_window":true', '"reason":"futility"', '"extended":true', '"shortened":true', '"multi_cut":true']) assert.ok(out.includes(k), `saved document has ${k}`);
   assert.deepEqual(errors, []);
   await page.close();
 });
@@ -99,7 +110,7 @@ test('a Reversi search on the page shows null windows in the tree, and its toolt
   assert.equal(await page.locator('[data-testid=side-1-tech-iir]').isChecked(), false);
   assert.equal(await page.locator('[data-testid=side-1-tech-lmp_all]').isChecked(), false);
   assert.equal(await page.locator('[data-testid=side-1-tech-killers]').isChecked(), false);
-  assert.match(await page.locator('[data-testid=side-1-techniques] summary').innerText(), /\(9 of 12 on, the defaults\)/);
+  assert.match(await page.locator('[data-testid=side-1-techniques] summary').innerText(), /\(9 of 13 on, the defaults\)/);
   const first = (await appState(page)).legal[0].move;
   const c = await page.evaluate((m) => window.plyscope.cellCenterOf(m), first);
   await page.mouse.click(c.x, c.y);
@@ -137,7 +148,7 @@ test('a Reversi search on the page shows null windows in the tree, and its toolt
   await page.click('[data-testid=side-1-techniques] summary');
   assert.match(await page.locator('[data-testid=side-1-tech-killers]').locator('xpath=..').getAttribute('title'), /Off by default in this game/);
   await page.check('[data-testid=side-1-tech-killers]');
-  assert.match(await page.locator('[data-testid=side-1-techniques] summary').innerText(), /\(10 of 12 on, 1 changed\)/);
+  assert.match(await page.locator('[data-testid=side-1-techniques] summary').innerText(), /\(10 of 13 on, 1 changed\)/);
   assert.equal(await page.evaluate(() => JSON.parse(localStorage.getItem('plyscope.app.v1')).settings.perGame.reversi.sides[1].tech.killers), true);
   assert.deepEqual(errors, []);
   await context.close();
@@ -153,12 +164,16 @@ test('internal iterative reduction has a switch on the page; with late-move redu
     await page.dispatchEvent(`[data-testid=side-1-${k}]`, 'change');
   }
   await page.click('[data-testid=side-1-techniques] summary');
-  // Ataxx keeps the killers (Reversi's default is its own).
+  // Ataxx keeps the killers (Reversi's default is its own), and has singular extensions on (its
+  // own default), which the switch's title says.
   assert.equal(await page.locator('[data-testid=side-1-tech-killers]').isChecked(), true);
+  assert.equal(await page.locator('[data-testid=side-1-tech-singular]').isChecked(), true);
+  assert.match(await page.locator('[data-testid=side-1-tech-singular]').locator('xpath=..').getAttribute('title'), /On by default in this game/);
+  assert.match(await page.locator('[data-testid=side-1-techniques] summary').innerText(), /\(11 of 13 on, the defaults\)/);
   await page.uncheck('[data-testid=side-1-tech-lmr]');
   await page.check('[data-testid=side-1-tech-iir]');
   await page.check('[data-testid=side-1-tech-lmp_all]');
-  assert.match(await page.locator('[data-testid=side-1-techniques] summary').innerText(), /\(11 of 12 on, 3 changed\)/);
+  assert.match(await page.locator('[data-testid=side-1-techniques] summary').innerText(), /\(12 of 13 on, 3 changed\)/);
   await shot(page, 'techniques-iir');
   // Ataxx: nodes 4 plies or more from the horizon without a table move are common by depth 7
   // (in Reversi's opening the table has a move for nearly every node). At depth 6, since Ataxx
@@ -174,6 +189,7 @@ test('internal iterative reduction has a switch on the page; with late-move redu
   assert.equal(facts.settings.internal_reduction, true);
   assert.equal(facts.settings.lmr, false);
   assert.equal(facts.settings.late_move_pruning_all_depths, true);
+  assert.equal(facts.settings.singular_extensions, true, "Ataxx's own default");
   // Late-move reductions are off: every reduction the run counts is a node that reduced itself
   // (over all iterations; the last one, which the tree keeps, may have none: its nodes mostly
   // have a table move from the iteration before).
@@ -202,7 +218,7 @@ test('settings saved before the games had defaults of their own: switches left a
   await page.click('[data-testid=side-1-techniques] summary');
   assert.equal(await page.locator('[data-testid=side-1-tech-killers]').isChecked(), false);
   assert.equal(await page.locator('[data-testid=side-1-tech-lmr]').isChecked(), false);
-  assert.match(await page.locator('[data-testid=side-1-techniques] summary').innerText(), /\(8 of 12 on, 1 changed\)/);
+  assert.match(await page.locator('[data-testid=side-1-techniques] summary').innerText(), /\(8 of 13 on, 1 changed\)/);
   assert.deepEqual(errors, []);
   await context.close();
 });

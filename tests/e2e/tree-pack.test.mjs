@@ -36,7 +36,7 @@ const smallDoc = {
   terms: ['a', 'b'], layouts: [{ t: [0, 1], w: [0.5, 3] }], ordered: true,
   nodes: [
     { k: 'x', c: 3, v: 1.25, pv: 1 },
-    { k: 'n', m: 'e4', c: 1, v: 1.25, a: -2.5, z: 7.1, p: [1, 0, 2, 0], pv: 1, u: 4, tw: 1 },
+    { k: 'n', m: 'e4', c: 1, v: 1.25, a: -2.5, z: 7.1, p: [1, 0, 2, 0], pv: 1, u: 4, tw: 1, ex: 1, nw: 1 },
     { k: 'l', m: 'e5', v: 1.25, p: [1.25, 0, 2.5, 0], e: true, pv: 1 },
     { k: 'c', m: 'd5', c: 2, v: -3.3 },
     { k: 'l', m: 'x', v: 0.1, q: 0.9, e: [0, 0.2, 0] },
@@ -108,9 +108,18 @@ test('MCTS sections (visits, prior, uct) pack and unpack exactly; buffers writte
   assert.equal(sections(before31).s.ttWorker, null);
   assert.ok(sections(before31).s.uct !== null);
   assert.equal(binaryModel(before31).root.tt_worker, null);
+  // Written before section 32 (note2, singular extensions): 32 sections; the notes read as the
+  // first byte alone.
+  const before32 = compactToBinary(smallDoc).slice(0);
+  new Uint32Array(before32, 12, 1)[0] = 32;
+  assert.equal(sections(before32).s.note2, null);
+  assert.ok(sections(before32).s.ttWorker !== null);
+  assert.equal(binaryModel(before32).root.children[0].note, 1, 'the null window alone');
+  assert.equal(binaryModel(compactToBinary(smallDoc)).root.children[0].note, 256 | 1, 'extended, null window');
+  assert.equal(binaryModel(packTree(compactToBinary(smallDoc))).root.children[0].note, 256 | 1, 'and packed');
   // Any other count is refused.
   new Uint32Array(old, 12, 1)[0] = 30;
-  assert.throws(() => sections(old), /32 sections, found 30/);
+  assert.throws(() => sections(old), /33 sections, found 30/);
 });
 
 test('damaged packed buffers are refused with what was expected, never read past their end', () => {

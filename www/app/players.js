@@ -121,7 +121,8 @@ export function renderPlayers() {
       det.append(sum);
       for (const t of TECHNIQUES) {
         const lab = document.createElement('label');
-        lab.title = techDefault(t, ai) === !t.off ? t.title : `${t.title}. Off by default in this game: it played stronger without it in equal-time matches`;
+        const own = techDefault(t, ai);
+        lab.title = own === !t.off ? t.title : own ? `${t.title}. On by default in this game: it played stronger with it in equal-time matches` : `${t.title}. Off by default in this game: it played stronger without it in equal-time matches`;
         const box = document.createElement('input');
         box.type = 'checkbox';
         box.checked = techOn(side.tech, t, ai);

@@ -50,10 +50,12 @@ export const SECTIONS = [
   ['uct', Float64Array],
   // Parallel search: the helper worker whose table entry gave the value or first move (0: none).
   ['ttWorker', Uint8Array],
+  // Singular extensions: bit 0 extended, 1 shortened, 2 multi-cut (the note's bits 8-10).
+  ['note2', Uint8Array],
 ];
 /** Section counts of buffers written before the last sections were added (28: before the MCTS
- * sections, 31: before ttWorker); the sections they lack read as null. */
-const OLDER_COUNTS = [28, 31];
+ * sections, 31: before ttWorker, 32: before note2); the sections they lack read as null. */
+const OLDER_COUNTS = [28, 31, 32];
 /** Whether a buffer's section count is one this reader knows. */
 export function knownSectionCount(count) {
   return count === SECTIONS.length || OLDER_COUNTS.includes(count);
@@ -108,7 +110,7 @@ export function sections(buffer) {
       s[name] = new T(buffer, off, len);
     });
   }
-  for (const name of ['parent', 'move', 'kind', 'flags', 'value', 'alpha', 'beta', 'prob', 'order', 'count', 'pre', 'eval', 'ref', 'cutAt', 'note', 'visits', 'prior', 'uct', 'ttWorker']) {
+  for (const name of ['parent', 'move', 'kind', 'flags', 'value', 'alpha', 'beta', 'prob', 'order', 'count', 'pre', 'eval', 'ref', 'cutAt', 'note', 'visits', 'prior', 'uct', 'ttWorker', 'note2']) {
     if (counts ? counts[name] === undefined : s[name] === null) continue; // an optional section absent
     if ((counts ? counts[name] : s[name].length) !== n) fail(`${n} entries in section ${name}`);
   }
@@ -245,7 +247,7 @@ class BinNode {
   get tt() { return (this._t.s.flags[this.id] & 2) !== 0; }
   /** MCTS with the solver: the value is a proven result (flags bit 7). */
   get proven() { return (this._t.s.flags[this.id] & 128) !== 0; }
-  get note() { return this._t.s.note[this.id]; }
+  get note() { const h = this._t.s.note2; return this._t.s.note[this.id] | (h === null ? 0 : h[this.id] << 8); }
   get alpha() { return this.kind === 'pruned' ? null : opt(this._t.s.alpha[this.id]); }
   get beta() { return this.kind === 'pruned' ? null : opt(this._t.s.beta[this.id]); }
   get prob() { return opt(this._t.s.prob[this.id]); }
@@ -293,6 +295,7 @@ export function binaryModel(buffer) {
   const t = new Tables(s, n);
   let notes = 0;
   for (let i = 0; i < s.note.length; i++) notes |= s.note[i];
+  if (s.note2 !== null) for (let i = 0; i < s.note2.length; i++) notes |= s.note2[i] << 8;
   let proven = false;
   for (let i = 0; i < n && !proven; i++) if (s.flags[i] & 128) proven = true;
   const ttWorker = s.ttWorker !== null && s.ttWorker.some((w) => w !== 0);

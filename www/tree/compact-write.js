@@ -170,7 +170,8 @@ export function binaryToCompactParts(buffer) {
     if (f & 2) t += ',"tt":1';
     if (s.ttWorker && s.ttWorker[i]) t += `,"tw":${s.ttWorker[i]}`;
     if (f & 128) t += ',"pr":1';
-    if (s.note[i]) t += noteToCompact(s.note[i]);
+    const nt = s.note[i] | (s.note2 ? s.note2[i] << 8 : 0);
+    if (nt) t += noteToCompact(nt);
     if (s.visits && !Number.isNaN(s.visits[i])) t += `,"N":${num(s.visits[i])}`;
     if (s.prior && !Number.isNaN(s.prior[i])) t += `,"P":${num(s.prior[i])}`;
     if (s.uct && !Number.isNaN(s.uct[i])) t += `,"U":${num(s.uct[i])}`;

@@ -107,9 +107,10 @@ function builder(doc, budget, total) {
     prior: new Float64Array(cap).fill(NaN),
     uct: new Float64Array(cap).fill(NaN),
     ttWorker: new Uint8Array(cap),
+    note2: new Uint8Array(cap),
   });
   let A = fresh();
-  let { parent, move, kind, flags, note, value, alpha, beta, prob, order, count, pre, eval: evalIdx, ref, cutAt, visits, prior, uct, ttWorker } = A;
+  let { parent, move, kind, flags, note, value, alpha, beta, prob, order, count, pre, eval: evalIdx, ref, cutAt, visits, prior, uct, ttWorker, note2 } = A;
   /** Room for node `i` (capacities double). */
   const room = (i) => {
     if (i < cap) return;
@@ -117,7 +118,7 @@ function builder(doc, budget, total) {
     while (cap <= i) cap *= 2;
     A = fresh();
     for (const k of Object.keys(A)) A[k].set(old[k]);
-    ({ parent, move, kind, flags, note, value, alpha, beta, prob, order, count, pre, eval: evalIdx, ref, cutAt, visits, prior, uct, ttWorker } = A);
+    ({ parent, move, kind, flags, note, value, alpha, beta, prob, order, count, pre, eval: evalIdx, ref, cutAt, visits, prior, uct, ttWorker, note2 } = A);
   };
   // Sized for a pre-score at every node and an evaluation at every leaf when the node count is
   // known: growing by doubling from small copies the arrays many times over (a fifth of the time).
@@ -290,7 +291,9 @@ function builder(doc, budget, total) {
       ref[i] = os;
     }
     flags[i] = f;
-    note[i] = noteOfCompact(o);
+    const nt = noteOfCompact(o);
+    note[i] = nt & 255;
+    note2[i] = nt >> 8;
     if (ou !== undefined) {
       if (!Number.isInteger(ou) || ou < 0) bad(at(i, 'u'), 'a whole number');
       if (ou > 0) unrecorded.push(i, ou);
@@ -381,6 +384,7 @@ function builder(doc, budget, total) {
     prior: cut0(prior),
     uct: cut0(uct),
     ttWorker: cut0(ttWorker),
+    note2: cut0(note2),
   });
   };
   return { node, finish };

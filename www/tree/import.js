@@ -1183,7 +1183,7 @@ export function toWire(model) {
   const parent = Int32Array.from(parents);
   const kind = new Uint8Array(count);
   const flags = new Uint8Array(count);
-  const notes = new Uint8Array(count);
+  const notes = new Uint16Array(count);
   const W = NUMS.length;
   const nums = new Float64Array(count * W);
   const idNums = new Float64Array(count); // NaN: the id is a string (in idTexts) or missing

@@ -7,7 +7,7 @@ import { NODE_W, NODE_H, LEVEL_GAP, COLORS, PV_COLOR, BAND_GAP_PX, BAND_FILL, BA
 import { el, roundRect } from './dom.js';
 import { scoreText, boundedScore, percentShort, compactNumber, nodeName, plural, provenTag } from './format.js';
 import { eachBefore } from './walk.js';
-import { noteTag, NOTE_LEGEND, NULL_WINDOW, FAILED_HIGH, RESEARCH, NULL_MOVE } from './note.js';
+import { noteTag, NOTE_LEGEND, NULL_WINDOW, FAILED_HIGH, RESEARCH, NULL_MOVE, EXTENDED, SHORTENED, MULTI_CUT } from './note.js';
 
 // The replay: how faint a node not reached yet is; the current node; a parent whose value changed.
 const REPLAY_UNVISITED_ALPHA = 0.16;
@@ -593,7 +593,7 @@ export const rendererMethods = {
     }
     // How the search treated nodes (principal variation search, reductions, null moves): the tag
     // drawn at a node's top right, and what it means.
-    const noteShown = [notes & 0xf0, notes & NULL_WINDOW, notes & RESEARCH, notes & NULL_MOVE];
+    const noteShown = [notes & 0xf0, notes & NULL_WINDOW, notes & RESEARCH, notes & NULL_MOVE, notes & EXTENDED, notes & SHORTENED, notes & MULTI_CUT];
     NOTE_LEGEND.forEach(([tag, meaning], k) => {
       if (!noteShown[k]) return;
       this.legend.append(el('span', { class: 'ps-legend-item', 'data-testid': 'legend-note' }, el('span', { class: 'ps-badge ps-note-badge', text: tag }), meaning));

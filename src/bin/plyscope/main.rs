@@ -107,6 +107,8 @@ USAGE:
         --quiescence N      plies of quiescence extension at unstable positions (default 4)
         --iir               internal iterative reduction (off by default; docs/engine-options.md)
         --lmp-all           late-move pruning at every depth (off by default; docs/engine-options.md)
+        --singular, --no-singular
+                            singular extensions (on in Ataxx, off elsewhere; docs/engine-options.md)
         --no-ordering       do not order moves by pre-score
         --no-steps          expectimax under a budget: no probability steps (docs/engine-options.md)
         --seed S            seed for random choices
@@ -771,6 +773,8 @@ fn search(args: &[String]) -> Result<(), Usage> {
             "--no-iir",
             "--lmp-all",
             "--no-lmp-all",
+            "--singular",
+            "--no-singular",
             "--no-defer",
         ],
         &[
@@ -844,6 +848,7 @@ fn search(args: &[String]) -> Result<(), Usage> {
         ("lmp-all", &mut cfg.late_move_pruning_all_depths),
         ("futility", &mut cfg.futility),
         ("iir", &mut cfg.internal_reduction),
+        ("singular", &mut cfg.singular_extensions),
     ] {
         if opts.flag(&format!("--no-{flag}")) {
             *on = false;

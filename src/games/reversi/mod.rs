@@ -403,6 +403,7 @@ impl Playable for Reversi {
             // over 1,000 games at 30 ms a move (docs/benchmarks.md, "Per-switch matches
             // (session 18)").
             techniques_off: &["killers"],
+            techniques_on: &[],
         },
     };
 
