@@ -97,6 +97,28 @@ const SE_DEPTH_MARGIN: u32 = 3;
 /// 4 55.5 % (docs/ataxx.md, "Session 26").
 const SE_MARGIN: f64 = 2.0;
 
+/// A null window at `x` for the side to move: whether its value reaches `x` (at least `x` for the
+/// maximizing side, at most `x` for the other).
+#[inline(always)]
+fn null_window_at(maximizing: bool, x: f64) -> (f64, f64) {
+    if maximizing {
+        (x.next_down(), x)
+    } else {
+        (x, x.next_up())
+    }
+}
+
+/// Whether the window (`alpha`, `beta`) is wider than a null window for the side to move: a
+/// principal-variation node.
+#[inline(always)]
+fn pv_window(maximizing: bool, alpha: f64, beta: f64) -> bool {
+    if maximizing {
+        beta > alpha.next_up()
+    } else {
+        alpha < beta.next_down()
+    }
+}
+
 /// Late-move pruning: moves from this place in the order on (0 is the first) may be skipped at a
 /// node with `depth` plies left: 3 at one ply, 7 at two.
 #[inline]
@@ -1932,11 +1954,7 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G,
         let mut ext = 0i32;
         if self.se_on && excluded.is_none() && depth >= SE_MIN_DEPTH {
             if let (Some(m), Some((tv, td, tb))) = (tt_move, tt_entry) {
-                let pv = if maximizing {
-                    beta > alpha.next_up()
-                } else {
-                    alpha < beta.next_down()
-                };
+                let pv = pv_window(maximizing, alpha, beta);
                 let holds = match tb {
                     Bound::Exact => true,
                     Bound::Lower => maximizing,
@@ -1945,17 +1963,10 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G,
                 if !pv && holds && td + SE_DEPTH_MARGIN >= depth && tv.abs() < WIN_SCORE / 2.0 {
                     let margin = SE_MARGIN * depth as f64;
                     let sb = if maximizing { tv - margin } else { tv + margin };
-                    let (a, b) = if maximizing {
-                        (sb.next_down(), sb)
-                    } else {
-                        (sb, sb.next_up())
-                    };
+                    let (a, b) = null_window_at(maximizing, sb);
                     // The search without the table's move is not recorded: its nodes count as
                     // unrecorded below this node, as a null move's do.
-                    if R::ACTIVE {
-                        self.rec.pause();
-                        self.rec.open(None, None, NO_STAGE, &self.stage, a, b);
-                    }
+                    self.open_unrecorded(a, b);
                     self.excluded[ply] = Some(m);
                     self.singular_searches += 1;
                     let v = self.player(pos, player, (depth - 1) / 2, ply, a, b, prob);
@@ -2688,11 +2699,7 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G,
             // evaluation (the child searched at depth 0); principal-variation nodes less.
             if depth >= LOG_LMR_MIN_DEPTH && i >= LOG_LMR_FIRST {
                 let row = &self.lmr_table[(depth as usize).min(LMR_DEPTHS - 1)];
-                let pv = if maximizing {
-                    beta > alpha.next_up()
-                } else {
-                    alpha < beta.next_down()
-                };
+                let pv = pv_window(maximizing, alpha, beta);
                 let r = row[i.min(LMR_PLACES - 1)] as i32 + bias - if pv { LOG_LMR_PV } else { 0 };
                 r.clamp(0, depth as i32 - 1) as u32
             } else {
@@ -2733,6 +2740,17 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G,
         self.search_child(child, mv, depth - 1, ply, alpha, beta, prob, note)
     }
 
+    /// Opens, in the recorder, a search whose nodes are not recorded (they count as unrecorded
+    /// below the current node): a null move's or a singular search's, with window (`a`, `b`).
+    /// The caller resumes the recorder when it ends.
+    #[inline(always)]
+    fn open_unrecorded(&mut self, a: f64, b: f64) {
+        if R::ACTIVE {
+            self.rec.pause();
+            self.rec.open(None, None, NO_STAGE, &self.stage, a, b);
+        }
+    }
+
     /// Null-move pruning: when the game allows passing here and the static evaluation is already
     /// beyond the window, searches the position with the turn passed, `R` plies shallower, with a
     /// null window at the bound; returns its value when it is beyond the bound too. The search
@@ -2759,15 +2777,8 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G,
         }
         let r = if depth >= 7 { 3 } else { 2 };
         let d = depth - 1 - r.min(depth - 1);
-        let (a, b) = if maximizing {
-            (beta.next_down(), beta)
-        } else {
-            (alpha, alpha.next_up())
-        };
-        if R::ACTIVE {
-            self.rec.pause();
-            self.rec.open(None, None, NO_STAGE, &self.stage, a, b);
-        }
+        let (a, b) = null_window_at(maximizing, bound);
+        self.open_unrecorded(a, b);
         let saved = self.null_ply;
         self.null_ply = ply + 1;
         let v = self.node(&passed, d, ply + 1, a, b, prob);
