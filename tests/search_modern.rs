@@ -44,6 +44,21 @@ fn reversi_midgame() -> Reversi {
     pos
 }
 
+/// Node `i` was cut before any of its moves was searched (a null-move or multi-cut node): a
+/// player's node with no child, whose own test search counts as unrecorded below it.
+fn cut_unsearched(t: &Tree, i: usize) {
+    let n = &t.nodes[i];
+    assert!(matches!(n.kind, NodeKind::Max | NodeKind::Min), "node {i}");
+    assert!(
+        n.unrecorded > 0,
+        "node {i}: the test search counts as unrecorded below it"
+    );
+    assert!(
+        t.nodes.iter().all(|c| c.parent != i as u32),
+        "node {i}: no move of a cut node was searched"
+    );
+}
+
 /// Every node with `note` set, as (index, note).
 fn noted(t: &Tree, flag: u16) -> Vec<usize> {
     (0..t.len())
@@ -541,16 +556,7 @@ fn a_null_move_cut_is_recorded_in_khet_and_never_in_reversi_or_ataxx() {
     );
     assert!(!cuts.is_empty(), "the cut is in the tree");
     for &i in &cuts {
-        let n = &t.nodes[i];
-        assert!(matches!(n.kind, NodeKind::Max | NodeKind::Min));
-        assert!(
-            n.unrecorded > 0,
-            "the null-move search counts as unrecorded below it"
-        );
-        assert!(
-            t.nodes.iter().all(|c| c.parent != i as u32),
-            "no move of a cut node was searched"
-        );
+        cut_unsearched(&t, i);
     }
     let doc = t.to_document().to_json();
     assert!(doc.contains("\"null_move\":true"));
@@ -907,16 +913,8 @@ fn singular_extensions_are_recorded_as_extended_shortened_and_multi_cut_nodes() 
         assert_eq!(n.note.reduced(), 0, "an extended move is never reduced too");
     }
     for &i in &cut {
+        cut_unsearched(&t, i);
         let n = &t.nodes[i];
-        assert!(matches!(n.kind, NodeKind::Max | NodeKind::Min));
-        assert!(
-            n.unrecorded > 0,
-            "the singular search's nodes are unrecorded below it"
-        );
-        assert!(
-            t.nodes.iter().all(|c| c.parent != i as u32),
-            "no move of a multi-cut node was searched"
-        );
         let want = if n.kind == NodeKind::Max {
             plyscope::tree::Bound::Lower
         } else {
