@@ -876,6 +876,46 @@ fn internal_iterative_reduction_searches_nodes_without_a_table_move_a_ply_shallo
 }
 
 #[test]
+fn singular_extensions_run_in_a_parallel_search_from_the_shared_tables_move_index() {
+    // The shared table of a parallel search keeps a move as its place in the list of legal
+    // moves; the singular test makes the list to read it. The main thread's tree has the notes
+    // its statistics count, and an extended or shortened move is its node's first move (the
+    // move at the table's index). Threads make the run vary, so only what always holds is
+    // checked; with one thread the test above checks the counts exactly.
+    let pos = ataxx_midgame();
+    let cfg = SearchConfig {
+        depth: 11,
+        evaluator: "patterns".into(),
+        singular_extensions: true,
+        threads: 2,
+        ..SearchConfig::default()
+    };
+    let (r, t) = recorded(&pos, cfg);
+    let s = &r.stats;
+    assert_eq!(s.workers.len(), 2);
+    assert!(s.singular_searches > 0, "{s:?}");
+    assert!(s.extended + s.shortened + s.multi_cuts > 0, "{s:?}");
+    if !s.truncated {
+        assert_eq!(noted(&t, Note::EXTENDED).len() as u64, s.extended);
+        assert_eq!(noted(&t, Note::SHORTENED).len() as u64, s.shortened);
+        assert_eq!(noted(&t, Note::MULTI_CUT).len() as u64, s.multi_cuts);
+    }
+    for i in noted(&t, Note::EXTENDED)
+        .into_iter()
+        .chain(noted(&t, Note::SHORTENED))
+    {
+        let p = t.nodes[i].parent;
+        let first = (0..t.len())
+            .find(|&k| t.nodes[k].parent == p && t.nodes[k].kind != NodeKind::Pruned)
+            .unwrap();
+        assert_eq!(first, i, "node {i} is its parent's first move");
+    }
+    for i in noted(&t, Note::MULTI_CUT) {
+        cut_unsearched(&t, i);
+    }
+}
+
+#[test]
 fn singular_extensions_are_recorded_as_extended_shortened_and_multi_cut_nodes() {
     // The `patterns` evaluator (fixed weights, unlike `nnue`'s generations): at depth 10 this
     // search extends 9 table moves, shortens 1 and cuts 5 nodes.

@@ -1953,6 +1953,15 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G,
         let mut ext_move = None;
         let mut ext = 0i32;
         if self.se_on && excluded.is_none() && depth >= SE_MIN_DEPTH {
+            if tt_move.is_none() && tt_index != NO_INDEX && tt_entry.is_some() {
+                // The shared table of a parallel search keeps the move as its place in the list
+                // of legal moves: the list is made here for it (this ply's buffer is free until
+                // the moves are generated below, in the same order).
+                let buf = &mut self.moves[ply];
+                buf.clear();
+                pos.legal_moves(buf);
+                tt_move = buf.get(tt_index as usize).copied();
+            }
             if let (Some(m), Some((tv, td, tb))) = (tt_move, tt_entry) {
                 let pv = pv_window(maximizing, alpha, beta);
                 let holds = match tb {
@@ -2173,12 +2182,13 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G,
                     }
                 }
             }
+            if tt_index != NO_INDEX && tt_move.is_none() {
+                // The shared table keeps the move as its place in the list of legal moves (read
+                // before any move is taken out of the list below).
+                tt_move = moves.get(tt_index as usize).copied();
+            }
             if ntried > 0 || excluded.is_some() {
                 moves.retain(|m| !tried[..ntried].contains(&Some(*m)) && Some(*m) != excluded);
-            }
-            if tt_index != NO_INDEX && tt_move.is_none() {
-                // The shared table keeps the move as its place in the list of legal moves.
-                tt_move = moves.get(tt_index as usize).copied();
             }
             // Pre-scores are needed to order (only worth it with depth left) or to limit.
             // Without them, each child is made only when its turn comes, so a cut-off saves
