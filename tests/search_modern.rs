@@ -44,6 +44,16 @@ fn reversi_midgame() -> Reversi {
     pos
 }
 
+/// Checks that node `i` is the first move its parent searched (a table move its node extended or
+/// shortened is searched first).
+fn first_searched(t: &Tree, i: usize) {
+    let p = t.nodes[i].parent;
+    let first = (0..t.len())
+        .find(|&k| t.nodes[k].parent == p && t.nodes[k].kind != NodeKind::Pruned)
+        .unwrap();
+    assert_eq!(first, i, "node {i} is its parent's first move");
+}
+
 /// Node `i` was cut before any of its moves was searched (a null-move or multi-cut node): a
 /// player's node with no child, whose own test search counts as unrecorded below it.
 fn cut_unsearched(t: &Tree, i: usize) {
@@ -904,11 +914,7 @@ fn singular_extensions_run_in_a_parallel_search_from_the_shared_tables_move_inde
         .into_iter()
         .chain(noted(&t, Note::SHORTENED))
     {
-        let p = t.nodes[i].parent;
-        let first = (0..t.len())
-            .find(|&k| t.nodes[k].parent == p && t.nodes[k].kind != NodeKind::Pruned)
-            .unwrap();
-        assert_eq!(first, i, "node {i} is its parent's first move");
+        first_searched(&t, i);
     }
     for i in noted(&t, Note::MULTI_CUT) {
         cut_unsearched(&t, i);
@@ -945,11 +951,7 @@ fn singular_extensions_are_recorded_as_extended_shortened_and_multi_cut_nodes() 
         let n = &t.nodes[i];
         assert!(!n.note.has(Note::EXTENDED) || !n.note.has(Note::SHORTENED));
         // The table's move is the first move its node searched.
-        let p = n.parent;
-        let first = (0..t.len())
-            .find(|&k| t.nodes[k].parent == p && t.nodes[k].kind != NodeKind::Pruned)
-            .unwrap();
-        assert_eq!(first, i, "node {i} is its parent's first move");
+        first_searched(&t, i);
         assert_eq!(n.note.reduced(), 0, "an extended move is never reduced too");
     }
     for &i in &cut {
