@@ -891,7 +891,7 @@ fn singular_extensions_run_in_a_parallel_search_from_the_shared_tables_move_inde
     // moves; the singular test makes the list to read it. The main thread's tree has the notes
     // its statistics count, and an extended or shortened move is its node's first move (the
     // move at the table's index). Threads make the run vary, so only what always holds is
-    // checked; with one thread the test above checks the counts exactly.
+    // checked; with one thread the next test checks the counts exactly.
     let pos = ataxx_midgame();
     let cfg = SearchConfig {
         depth: 11,
