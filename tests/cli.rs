@@ -499,7 +499,63 @@ fn datagen_and_the_nnue_trainer_write_files_and_refuse_bad_options() {
         "{}",
         String::from_utf8_lossy(&run.stderr)
     );
+    // The report: no fit, one line per network with its loss and the positions of each phase,
+    // which add up to the data's.
+    let report = [
+        "train-ataxx",
+        "--model",
+        "nnue",
+        "--data",
+        &data,
+        "--report",
+        &net,
+    ];
+    let (code, stdout, err) = plyscope(&report);
+    assert_eq!(code, 0, "{err}");
+    let line = stdout
+        .lines()
+        .find(|l| l.starts_with(&format!("{net}: ")))
+        .unwrap_or_else(|| panic!("no line for {net} in {stdout}"));
+    let counts: usize = line
+        .split(" (")
+        .skip(1)
+        .map(|c| c.split(')').next().unwrap().parse::<usize>().unwrap())
+        .sum();
+    assert_eq!(counts, positions.len(), "{line}");
+    assert_eq!(line.matches(" (").count(), 7, "{line}");
     let cases: &[(&[&str], &str)] = &[
+        (
+            &[
+                "train-ataxx",
+                "--model",
+                "nnue",
+                "--data",
+                &data,
+                "--report",
+                &bad,
+            ],
+            "not an Ataxx nnue file",
+        ),
+        (
+            &["train-ataxx", "--data", &data, "--report", &net],
+            "--report needs --model nnue",
+        ),
+        (
+            &["train-ataxx", "--model", "nnue", "--report", &net],
+            "--report needs --data",
+        ),
+        (
+            &[
+                "train-ataxx",
+                "--model",
+                "nnue",
+                "--data",
+                &data,
+                "--report",
+                ",",
+            ],
+            "--report needs N1,N2",
+        ),
         (&["datagen-ataxx", "--games", "1"], "needs --out FILE"),
         (
             &["datagen-ataxx", "--out", &bad, "--nodes", "5"],

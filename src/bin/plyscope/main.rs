@@ -186,6 +186,10 @@ USAGE:
       share X (0.5) and the search's value through a sigmoid of S hundredths of a piece a logit
       (200) for the rest; a share X (0.02) held out; T threads (2). Writes the weights FILE,
       read by a native build from PLYSCOPE_ATAXX_NNUE=FILE (docs/ataxx.md, The pipeline).
+  plyscope train-ataxx --model nnue --data F1,F2.. --report N1,N2.. [--wdl X] [--scale S]
+                       [--open-board]
+      No fit: prints each `nnue` weights file's loss on the data (the target as above), over
+      all positions and by phase of 7 empty cells; --open-board leaves out positions with walls.
   plyscope datagen-ataxx --out FILE [--games N] [--nodes N] [--seed S] [--threads T]
                          [--random-min K] [--random-max K] [--max-opening V] [--walls X]
                          [--eval NAME] [--append]

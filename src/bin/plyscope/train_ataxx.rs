@@ -8,11 +8,14 @@ use plyscope::games::ataxx::datagen;
 use plyscope::games::ataxx::net_train::{self, NetTrainConfig};
 use plyscope::games::ataxx::nnue_train::{self, NnueTrainConfig};
 use plyscope::games::ataxx::train::{self, TrainConfig};
-use plyscope::games::ataxx::{patterns, samples, AtaxxEval};
+use plyscope::games::ataxx::{nnue, patterns, samples, AtaxxEval};
 use std::time::Instant;
 
 /// Runs the command.
 pub fn run(args: &[String]) -> Result<(), Usage> {
+    if args.iter().any(|a| a == "--report") {
+        return report_nnue(args);
+    }
     let (opts, out) = train_options::parse(
         args,
         &[
@@ -157,6 +160,21 @@ fn train_nnue(opts: &super::Opts, out: &str) -> Result<(), Usage> {
         .ok_or_else(|| Usage("--model nnue needs --data F1,F2,... (datagen-ataxx files)".into()))?;
     eprintln!("{cfg:?}");
     let t = Instant::now();
+    let all = read_data(paths)?;
+    let (net, constant) = nnue_train::train(&cfg, &all, |r| {
+        eprintln!(
+            "epoch {}: loss {:.5}, held out {:.5}; {:.1} s",
+            r.epoch, r.train, r.held, r.seconds
+        )
+    });
+    eprintln!("held out, a constant guess: {constant:.5}");
+    train_options::write_weights(out, &net.quantise().encode(), t)
+}
+
+/// The positions of the `datagen-ataxx` files `paths` (comma-separated); an error when a file
+/// does not read or none holds a position.
+fn read_data(paths: &str) -> Result<Vec<datagen::Position>, Usage> {
+    let t = Instant::now();
     let mut all = Vec::new();
     for path in paths.split(',').filter(|p| !p.is_empty()) {
         let bytes = std::fs::read(path).map_err(|e| Usage(format!("cannot read {path}: {e}")))?;
@@ -171,12 +189,68 @@ fn train_nnue(opts: &super::Opts, out: &str) -> Result<(), Usage> {
     if all.is_empty() {
         return Err(Usage("--data holds no positions".into()));
     }
-    let (net, constant) = nnue_train::train(&cfg, &all, |r| {
-        eprintln!(
-            "epoch {}: loss {:.5}, held out {:.5}; {:.1} s",
-            r.epoch, r.train, r.held, r.seconds
-        )
-    });
-    eprintln!("held out, a constant guess: {constant:.5}");
-    train_options::write_weights(out, &net.quantise().encode(), t)
+    Ok(all)
+}
+
+/// `--model nnue --report N1,N2,...`: no fit; each `nnue` weights file's loss on the data
+/// (`--data`, the target as in a fit: `--wdl`, `--scale`), over all positions and by game phase,
+/// printed on standard output. `--open-board` keeps the positions without walls only (for a
+/// network that knows none). docs/ataxx.md, "Session 28", uses it on the games of matches.
+fn report_nnue(args: &[String]) -> Result<(), Usage> {
+    let opts = super::Opts::parse(
+        args,
+        &["--open-board"],
+        &["--model", "--data", "--report", "--wdl", "--scale"],
+    )?;
+    if opts.value("--model") != Some("nnue") {
+        return Err(Usage("--report needs --model nnue".into()));
+    }
+    let d = NnueTrainConfig::default();
+    let wdl: f32 = opts.number_or("--wdl", "a share from 0 to 1", d.wdl)?;
+    let scale: f32 = opts.number_or("--scale", "hundredths of a piece", d.scale)?;
+    if !(0.0..=1.0).contains(&wdl) {
+        return Err(Usage("--wdl must be a share from 0 to 1".into()));
+    }
+    if !(scale > 0.0 && scale.is_finite()) {
+        return Err(Usage("--scale must be a positive number".into()));
+    }
+    let paths = opts
+        .value("--data")
+        .ok_or_else(|| Usage("--report needs --data F1,F2,... (datagen-ataxx files)".into()))?;
+    let all = read_data(paths)?;
+    let open = opts.flag("--open-board");
+    let data: Vec<&datagen::Position> = all.iter().filter(|p| !open || p.walls == 0).collect();
+    if data.is_empty() {
+        return Err(Usage(
+            "--open-board: the data holds no position without walls".into(),
+        ));
+    }
+    let mut nets = Vec::new();
+    for path in opts
+        .value("--report")
+        .unwrap_or("")
+        .split(',')
+        .filter(|p| !p.is_empty())
+    {
+        let bytes = std::fs::read(path).map_err(|e| Usage(format!("cannot read {path}: {e}")))?;
+        let w = nnue::NnueWeights::decode(&bytes).map_err(|e| Usage(format!("{path}: {e}")))?;
+        nets.push((path, nnue_train::NnueF32::from_weights(&w)));
+    }
+    if nets.is_empty() {
+        return Err(Usage(
+            "--report needs N1,N2,... (nnue weights files)".into(),
+        ));
+    }
+    println!(
+        "{} positions; loss (squared error of the expected result, result share {wdl}) by phase \
+         (empty cells 1-7, 8-14, ..., 43-49)",
+        data.len()
+    );
+    for (path, net) in &nets {
+        let whole = nnue_train::loss(net, &data, wdl, scale);
+        let by = nnue_train::loss_by_phase(net, &data, wdl, scale);
+        let phases: Vec<String> = by.iter().map(|(l, n)| format!("{l:.4} ({n})")).collect();
+        println!("{path}: {whole:.5}; {}", phases.join(", "));
+    }
+    Ok(())
 }

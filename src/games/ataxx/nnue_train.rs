@@ -396,6 +396,31 @@ pub fn loss(net: &NnueF32, data: &[&Position], wdl: f32, scale: f32) -> f64 {
     sum / data.len().max(1) as f64
 }
 
+/// The mean loss of `net` over `data` (identity images, target as in [`loss`]) in each game
+/// phase ([`phase_of`] the empty cells: phase 0 the fewest), with the number of positions in
+/// each; a phase without positions reads 0.
+pub fn loss_by_phase(
+    net: &NnueF32,
+    data: &[&Position],
+    wdl: f32,
+    scale: f32,
+) -> [(f64, usize); PHASE_BUCKETS] {
+    let mut acc = vec![0.0; net.hidden];
+    let mut out = [(0.0, 0usize); PHASE_BUCKETS];
+    for p in data {
+        let x = inputs(p, 0, net.buckets);
+        let z = net.forward(&x, &mut acc);
+        let e = sigmoid(z) - target(p, wdl, scale);
+        let phase = phase_of(49 - (p.me | p.them | p.walls).count_ones());
+        out[phase].0 += (e * e) as f64;
+        out[phase].1 += 1;
+    }
+    for o in out.iter_mut() {
+        o.0 /= o.1.max(1) as f64;
+    }
+    out
+}
+
 /// Fits a network to `data`; `log` hears each epoch. Returns the network and the held-out loss of
 /// a constant prediction of the targets' mean (for scale).
 pub fn train(
@@ -541,6 +566,29 @@ mod tests {
         assert!((target(&p, 0.5, 400.0) - (0.5 + 0.5 * sigmoid(1.0))).abs() < 1e-6);
         assert_eq!(target(&position(1, 2, DECIDED, 2), 0.0, 400.0), 1.0);
         assert_eq!(target(&position(1, 2, -DECIDED, 0), 0.0, 400.0), 0.0);
+    }
+
+    #[test]
+    fn the_loss_by_phase_splits_the_loss_by_empty_cells() {
+        // Positions with 43, 20, 3 and 3 empty cells fall in phases 6, 2, 0 and 0; each
+        // phase's mean weighted by its count is the whole loss; an empty phase reads (0, 0).
+        let net = NnueF32::random(16, PHASE_BUCKETS, 200.0, 5);
+        let cells = |n: u32| (1u64 << n) - 1;
+        let data = [
+            position(cells(2), cells(4) << 2, 100, 2),
+            position(cells(14), cells(15) << 14, -50, 0),
+            position(cells(30), cells(16) << 30, 0, 1),
+            position(cells(20), cells(26) << 20, 300, 2),
+        ];
+        let refs: Vec<&Position> = data.iter().collect();
+        let by = loss_by_phase(&net, &refs, 0.5, 200.0);
+        let counts: Vec<usize> = by.iter().map(|b| b.1).collect();
+        assert_eq!(counts, vec![2, 0, 1, 0, 0, 0, 1]);
+        assert_eq!(by[1], (0.0, 0));
+        let whole: f64 = by.iter().map(|(l, n)| l * *n as f64).sum::<f64>() / 4.0;
+        assert!((whole - loss(&net, &refs, 0.5, 200.0)).abs() < 1e-9);
+        let alone = loss(&net, &refs[1..2], 0.5, 200.0);
+        assert!((by[2].0 - alone).abs() < 1e-9 && alone > 0.0);
     }
 
     #[test]
