@@ -508,9 +508,12 @@ fn datagen_and_the_nnue_trainer_write_files_and_refuse_bad_options() {
         "--data",
         &data,
         "--report",
-        &net,
     ];
-    let (code, stdout, err) = plyscope(&report);
+    let (report_net, report_bad) = (
+        [&report[..], &[net.as_str()]].concat(),
+        [&report[..], &[bad.as_str()]].concat(),
+    );
+    let (code, stdout, err) = plyscope(&report_net);
     assert_eq!(code, 0, "{err}");
     let line = stdout
         .lines()
@@ -524,18 +527,7 @@ fn datagen_and_the_nnue_trainer_write_files_and_refuse_bad_options() {
     assert_eq!(counts, positions.len(), "{line}");
     assert_eq!(line.matches(" (").count(), 7, "{line}");
     let cases: &[(&[&str], &str)] = &[
-        (
-            &[
-                "train-ataxx",
-                "--model",
-                "nnue",
-                "--data",
-                &data,
-                "--report",
-                &bad,
-            ],
-            "not an Ataxx nnue file",
-        ),
+        (&report_bad, "not an Ataxx nnue file"),
         (
             &["train-ataxx", "--data", &data, "--report", &net],
             "--report needs --model nnue",

@@ -247,8 +247,8 @@ fn report_nnue(args: &[String]) -> Result<(), Usage> {
         data.len()
     );
     for (path, net) in &nets {
-        let whole = nnue_train::loss(net, &data, wdl, scale);
         let by = nnue_train::loss_by_phase(net, &data, wdl, scale);
+        let whole = by.iter().map(|(l, n)| l * *n as f64).sum::<f64>() / data.len() as f64;
         let phases: Vec<String> = by.iter().map(|(l, n)| format!("{l:.4} ({n})")).collect();
         println!("{path}: {whole:.5}; {}", phases.join(", "));
     }
