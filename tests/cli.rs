@@ -509,10 +509,11 @@ fn datagen_and_the_nnue_trainer_write_files_and_refuse_bad_options() {
         &data,
         "--report",
     ];
-    let (report_net, report_bad) = (
-        [&report[..], &[net.as_str()]].concat(),
-        [&report[..], &[bad.as_str()]].concat(),
-    );
+    fn report_of<'a>(prefix: &[&'a str], nets: &'a str) -> Vec<&'a str> {
+        [prefix, &[nets]].concat()
+    }
+    let report_net = report_of(&report, &net);
+    let (report_bad, report_none) = (report_of(&report, &bad), report_of(&report, ","));
     let (code, stdout, err) = plyscope(&report_net);
     assert_eq!(code, 0, "{err}");
     let line = stdout
@@ -536,18 +537,7 @@ fn datagen_and_the_nnue_trainer_write_files_and_refuse_bad_options() {
             &["train-ataxx", "--model", "nnue", "--report", &net],
             "--report needs --data",
         ),
-        (
-            &[
-                "train-ataxx",
-                "--model",
-                "nnue",
-                "--data",
-                &data,
-                "--report",
-                ",",
-            ],
-            "--report needs N1,N2",
-        ),
+        (&report_none, "--report needs N1,N2"),
         (&["datagen-ataxx", "--games", "1"], "needs --out FILE"),
         (
             &["datagen-ataxx", "--out", &bad, "--nodes", "5"],
