@@ -164,16 +164,17 @@ test('internal iterative reduction has a switch on the page; with late-move redu
     await page.dispatchEvent(`[data-testid=side-1-${k}]`, 'change');
   }
   await page.click('[data-testid=side-1-techniques] summary');
-  // Ataxx keeps the killers (Reversi's default is its own), and has singular extensions on (its
-  // own default), which the switch's title says.
+  // Ataxx keeps the killers (Reversi's default is its own), and has singular extensions and
+  // internal iterative reduction on (its own defaults), which the switches' titles say.
   assert.equal(await page.locator('[data-testid=side-1-tech-killers]').isChecked(), true);
-  assert.equal(await page.locator('[data-testid=side-1-tech-singular]').isChecked(), true);
-  assert.match(await page.locator('[data-testid=side-1-tech-singular]').locator('xpath=..').getAttribute('title'), /On by default in this game/);
-  assert.match(await page.locator('[data-testid=side-1-techniques] summary').innerText(), /\(11 of 13 on, the defaults\)/);
+  for (const id of ['singular', 'iir']) {
+    assert.equal(await page.locator(`[data-testid=side-1-tech-${id}]`).isChecked(), true, id);
+    assert.match(await page.locator(`[data-testid=side-1-tech-${id}]`).locator('xpath=..').getAttribute('title'), /On by default in this game/, id);
+  }
+  assert.match(await page.locator('[data-testid=side-1-techniques] summary').innerText(), /\(12 of 13 on, the defaults\)/);
   await page.uncheck('[data-testid=side-1-tech-lmr]');
-  await page.check('[data-testid=side-1-tech-iir]');
   await page.check('[data-testid=side-1-tech-lmp_all]');
-  assert.match(await page.locator('[data-testid=side-1-techniques] summary').innerText(), /\(12 of 13 on, 3 changed\)/);
+  assert.match(await page.locator('[data-testid=side-1-techniques] summary').innerText(), /\(12 of 13 on, 2 changed\)/);
   await shot(page, 'techniques-iir');
   // Ataxx: nodes 4 plies or more from the horizon without a table move are common by depth 7
   // (in Reversi's opening the table has a move for nearly every node). At depth 6, since Ataxx

@@ -705,8 +705,10 @@ impl Playable for Ataxx {
             time_ms: 2000,
             techniques_off: &[],
             // Singular extensions on: 57.0 % over 200 games at 30 ms a move against the same
-            // search without them (docs/ataxx.md, "Session 26").
-            techniques_on: &["singular_extensions"],
+            // search without them (docs/ataxx.md, "Session 26"). Internal iterative reduction
+            // on: against Zataxx at 100 ms a move it gained on every seed measured (docs/ataxx.md,
+            // "Session 29").
+            techniques_on: &["singular_extensions", "internal_reduction"],
         },
     };
 
