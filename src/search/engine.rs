@@ -80,10 +80,10 @@ const RFP_MAX_DEPTH: u32 = 6;
 /// "Session 21"); 20/60/30 with the reductions of [`LOG_LMR_BASE`]: "Session 24".
 const RFP_MARGIN: f64 = 20.0;
 
-/// Internal iterative reduction (off by default): nodes with at least this many plies left and no
-/// move from the transposition table are searched one ply shallower. Zataxx uses 3; in Ataxx 4
-/// searched the fewest nodes to depth 10, and neither 3 nor 4 was shown stronger at equal time
-/// (docs/ataxx.md, "Search levers (session 17)").
+/// Internal iterative reduction (off by default, on in Ataxx since session 29): nodes with at least
+/// this many plies left and no move from the transposition table are searched one ply shallower.
+/// Zataxx uses 3; in Ataxx 4 searched the fewest nodes to depth 10, and neither 3 nor 4 was shown
+/// stronger at equal time (docs/ataxx.md, "Search levers (session 17)").
 const IIR_MIN_DEPTH: u32 = 4;
 
 /// Singular extensions ([`SearchConfig::singular_extensions`]): only at nodes with at least this
