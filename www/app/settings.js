@@ -46,7 +46,8 @@ const KEPT_GAMES = 5;
  * The alpha-beta search's techniques, each with a switch in the players panel (on by default, the
  * strongest measured (docs/benchmarks.md), except those marked `off` and those a game's catalogue
  * entry turns off: `ai.techniques_off`, Reversi's killer moves; a game's `ai.techniques_on` turns
- * on some marked `off`: Ataxx's singular extensions and internal iterative reduction). `key` is the search option the engine reads.
+ * on some marked `off`: Ataxx's singular extensions and internal iterative reduction). `key` is
+ * the search option the engine reads.
  */
 export const TECHNIQUES = [
   { id: 'tt', key: 'transposition_table', name: 'Transposition table', title: 'Remember results by position; a node answered from it is tagged TT in the tree' },
@@ -61,7 +62,7 @@ export const TECHNIQUES = [
   { id: 'quiescence', key: 'quiescence', name: 'Quiescence', title: 'Look further at positions the game calls unsettled', value: (on) => (on ? 4 : 0) },
   { id: 'lmp_all', key: 'late_move_pruning_all_depths', name: 'Late-move pruning at every depth', off: true, title: 'Off by default (not measured stronger): Zataxx’s rule, where the game says which moves gain nothing (Ataxx): below the root, skip them once two moves have been searched, whatever the depth left (tagged ✂ futile in the tree)' },
   { id: 'singular', key: 'singular_extensions', name: 'Singular extensions', off: true, title: 'Off by default except in Ataxx (measured stronger there): with the transposition table, when a shallower search of the other moves finds none close to the table move’s value, search that move a ply deeper (tagged X+1); a ply shallower when others come close and its value already beats the window (X−1); cut the node when another move beats the window too (MC)' },
-  { id: 'iir', key: 'internal_reduction', name: 'Internal iterative reduction', off: true, title: 'Off by default except in Ataxx (measured stronger there): a node with several plies left and no move from the transposition table is searched one ply shallower, to find a move to try first next time (tagged R1 on the node in the tree)' },
+  { id: 'iir', key: 'internal_reduction', name: 'Internal iterative reduction', off: true, title: 'Off by default except in Ataxx (on there: it gained against a stronger engine and never measured weaker): a node with several plies left and no move from the transposition table is searched one ply shallower, to find a move to try first next time (tagged R1 on the node in the tree)' },
 ];
 
 /** Whether technique `t` is on by default in a game whose catalogue AI settings are `ai`. */
