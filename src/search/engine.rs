@@ -1229,6 +1229,17 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G,
         }
     }
 
+    /// Counts a table move searched a ply deeper or shallower by the singular test, where it is
+    /// searched (the node can still be cut before its moves, by reverse futility), so the
+    /// statistics and the recorded tree's notes agree.
+    fn count_singular(&mut self, note: Note) {
+        if note.has(Note::EXTENDED) {
+            self.singular_extended += 1;
+        } else if note.has(Note::SHORTENED) {
+            self.singular_shortened += 1;
+        }
+    }
+
     fn ensure_ply(&mut self, ply: usize) {
         while self.kids.len() <= ply + 1 {
             self.killers.push([None, None]);
@@ -1994,7 +2005,6 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G,
                     let short = if maximizing { v < sb } else { v > sb };
                     if short {
                         ext = 1;
-                        self.singular_extended += 1;
                     } else if (maximizing && sb >= beta) || (!maximizing && sb <= alpha) {
                         // Multi-cut: the table's move and another move both beat the window.
                         self.multi_cuts += 1;
@@ -2012,7 +2022,6 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G,
                         return sb;
                     } else if (maximizing && tv >= beta) || (!maximizing && tv <= alpha) {
                         ext = -1;
-                        self.singular_shortened += 1;
                     }
                     ext_move = Some(m);
                 }
@@ -2094,6 +2103,7 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G,
                 child.play_unchecked(mv);
                 let v = if i == 0 || !(self.pvs || self.lmr) {
                     let (d, note) = first_child(mv);
+                    self.count_singular(note);
                     self.search_child(&child, mv, d, ply, alpha, beta, prob, note)
                 } else {
                     self.later_child(
@@ -2429,6 +2439,7 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G,
                 }
                 let v = if at == 0 || !(self.pvs || self.lmr) || !self.prune {
                     let (d, note) = first_child(mv);
+                    self.count_singular(note);
                     self.search_child(child, mv, d, ply, alpha, beta, prob, note)
                 } else {
                     self.later_child(
