@@ -44,19 +44,21 @@ fn reversi_plays_without_killers_by_default_and_the_other_games_keep_every_defau
             "{id}"
         );
     }
-    // Ataxx turns singular extensions and internal iterative reduction on (both off by
-    // default), and nothing else.
+    // Ataxx turns singular extensions, internal iterative reduction and the history malus on
+    // (all off by default), and nothing else.
     assert_eq!(
         game_info("ataxx").unwrap().ai.techniques_on,
-        ["singular_extensions", "internal_reduction"]
+        ["singular_extensions", "internal_reduction", "history_malus"]
     );
     let c = search_defaults("ataxx");
     assert!(c.singular_extensions);
     assert!(c.internal_reduction);
+    assert!(c.history_malus);
     assert_eq!(
         SearchConfig {
             singular_extensions: false,
             internal_reduction: false,
+            history_malus: false,
             ..c
         },
         SearchConfig::default()

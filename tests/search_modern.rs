@@ -1006,3 +1006,49 @@ fn singular_extensions_are_recorded_as_extended_shortened_and_multi_cut_nodes() 
     assert!(plyscope::games::search_defaults("ataxx").singular_extensions);
     assert!(!plyscope::games::search_defaults("reversi").singular_extensions);
 }
+
+#[test]
+fn the_history_malus_changes_the_order_moves_are_searched_in_and_not_the_value() {
+    // With everything that can change a value off (reductions, pruning, extensions, the table),
+    // the malus only reorders moves (Ataxx folds history into the order of equal pre-scores):
+    // the root value is the same with it and without, and on some positions the node count is
+    // not, so the switch reaches the search.
+    let positions = common::random_positions(&Ataxx::new_game("ataxx").unwrap(), 10, 30, 31);
+    let eval = Ataxx::evaluator("patterns").unwrap();
+    let mut differ = 0;
+    for pos in &positions {
+        let run = |malus: bool| {
+            let cfg = SearchConfig {
+                depth: 5,
+                evaluator: "patterns".into(),
+                lmr: false,
+                null_move: false,
+                late_move_pruning: false,
+                futility: false,
+                transposition_table: Some(false),
+                quiescence: 0,
+                history_malus: malus,
+                seed: Some(1),
+                random_ties: false,
+                ..SearchConfig::default()
+            };
+            search(pos, &eval, &cfg, Hooks::default()).unwrap()
+        };
+        let (on, off) = (run(true), run(false));
+        assert!(
+            (on.value - off.value).abs() < 1e-6,
+            "malus {} against {} at {}",
+            on.value,
+            off.value,
+            pos.position_text()
+        );
+        if on.stats.nodes != off.stats.nodes {
+            differ += 1;
+        }
+    }
+    assert!(differ > 0, "the malus changed no search's node count");
+    // Off by default and in the textbook mode; Ataxx's own defaults turn it on.
+    assert!(!SearchConfig::default().history_malus);
+    assert!(!SearchConfig::plain().history_malus);
+    assert!(plyscope::games::search_defaults("ataxx").history_malus);
+}

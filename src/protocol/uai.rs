@@ -8,7 +8,7 @@
 //! - `setoption name Evaluator value nnue|net|patterns|strong|material|mobility` (nnue the default); `setoption name Hash value <MB>`
 //!   (the transposition table's size, 1 to 2048 MB, rounded down to a power of two entries);
 //!   `setoption name Threads value <1-64>` (a parallel Lazy SMP search; 1 by default);
-//!   `setoption name PVS|Aspiration|Killers|History|LMR|LMPAll|IIR|Singular|Futility value true|false`
+//!   `setoption name PVS|Aspiration|Killers|History|HistoryMalus|LMR|LMPAll|IIR|Singular|Futility value true|false`
 //!   (the search techniques, each defaulting to the game's default: LMPAll, late-move pruning at
 //!   every depth, and IIR, internal iterative reduction, are off; Singular, singular extensions,
 //!   is on; Futility is forward pruning near the horizon: docs/engine-options.md);
@@ -379,11 +379,12 @@ pub struct Uai {
 }
 
 /// The `setoption` switches: the option's name and the search setting it turns on or off.
-const SWITCHES: [(&str, fn(&mut SearchConfig) -> &mut bool); 9] = [
+const SWITCHES: [(&str, fn(&mut SearchConfig) -> &mut bool); 10] = [
     ("PVS", |c| &mut c.pvs),
     ("Aspiration", |c| &mut c.aspiration),
     ("Killers", |c| &mut c.killers),
     ("History", |c| &mut c.history),
+    ("HistoryMalus", |c| &mut c.history_malus),
     ("LMR", |c| &mut c.lmr),
     ("LMPAll", |c| &mut c.late_move_pruning_all_depths),
     ("IIR", |c| &mut c.internal_reduction),
@@ -530,7 +531,7 @@ impl Protocol for Uai {
                 _ => error(
                     out,
                     &format!(
-                        "setoption: expected \"setoption name <Evaluator|Hash|Threads|PVS|Aspiration|Killers|History|LMR|LMPAll|IIR|Singular|Futility> value <value>\", found {}",
+                        "setoption: expected \"setoption name <Evaluator|Hash|Threads|PVS|Aspiration|Killers|History|HistoryMalus|LMR|LMPAll|IIR|Singular|Futility> value <value>\", found {}",
                         shown(&args.join(" "))
                     ),
                 ),

@@ -79,11 +79,12 @@ impl FromStr for Algorithm {
 pub const DEFAULT_EXACT_ENDGAME: u32 = 20;
 
 /// The JSON names of the boolean technique switches of alpha-beta ([`SearchConfig::switch_mut`]).
-pub const SWITCHES: [&str; 11] = [
+pub const SWITCHES: [&str; 12] = [
     "pvs",
     "aspiration",
     "killers",
     "history",
+    "history_malus",
     "lmr",
     "null_move",
     "late_move_pruning",
@@ -147,6 +148,13 @@ pub struct SearchConfig {
     /// Alpha-beta: where moves are not ordered by pre-score (one ply above the horizon, or with
     /// `move_ordering` off), order them by how often they caused cut-offs (the history heuristic).
     pub history: bool,
+    /// Alpha-beta, with `history`: the history malus. A cut-off adds to its move's history score
+    /// (300 a ply left, at most 1,500) and takes as much from each move searched before it at
+    /// that node. Each step is scaled by the score's size: a positive score approaches 16,384
+    /// and stays below; a negative one sinks faster the lower it is, so a move that keeps
+    /// failing ranks below every move that ever cut. Off: a cut-off adds the square of the plies
+    /// left, and nothing is taken. On in Ataxx only (docs/ataxx.md, "Session 31").
+    pub history_malus: bool,
     /// Alpha-beta: late-move reductions. Moves late in the order (after the table's move, the
     /// killers and the first few) are searched shallower with a null window, and at full depth
     /// when they turn out better than the best so far.
@@ -319,6 +327,7 @@ impl Default for SearchConfig {
             aspiration_window: 0.0,
             killers: true,
             history: true,
+            history_malus: false,
             lmr: true,
             null_move: true,
             late_move_pruning: true,
@@ -368,6 +377,7 @@ impl SearchConfig {
             aspiration: false,
             killers: false,
             history: false,
+            history_malus: false,
             lmr: false,
             null_move: false,
             late_move_pruning: false,
@@ -538,6 +548,7 @@ impl SearchConfig {
             "aspiration" => &mut self.aspiration,
             "killers" => &mut self.killers,
             "history" => &mut self.history,
+            "history_malus" => &mut self.history_malus,
             "lmr" => &mut self.lmr,
             "null_move" => &mut self.null_move,
             "late_move_pruning" => &mut self.late_move_pruning,

@@ -109,8 +109,9 @@ test('a Reversi search on the page shows null windows in the tree, and its toolt
   assert.equal(await page.locator('[data-testid=side-1-tech-lmr]').isChecked(), true);
   assert.equal(await page.locator('[data-testid=side-1-tech-iir]').isChecked(), false);
   assert.equal(await page.locator('[data-testid=side-1-tech-lmp_all]').isChecked(), false);
+  assert.equal(await page.locator('[data-testid=side-1-tech-malus]').isChecked(), false);
   assert.equal(await page.locator('[data-testid=side-1-tech-killers]').isChecked(), false);
-  assert.match(await page.locator('[data-testid=side-1-techniques] summary').innerText(), /\(9 of 13 on, the defaults\)/);
+  assert.match(await page.locator('[data-testid=side-1-techniques] summary').innerText(), /\(9 of 14 on, the defaults\)/);
   const first = (await appState(page)).legal[0].move;
   const c = await page.evaluate((m) => window.plyscope.cellCenterOf(m), first);
   await page.mouse.click(c.x, c.y);
@@ -148,7 +149,7 @@ test('a Reversi search on the page shows null windows in the tree, and its toolt
   await page.click('[data-testid=side-1-techniques] summary');
   assert.match(await page.locator('[data-testid=side-1-tech-killers]').locator('xpath=..').getAttribute('title'), /Off by default in this game/);
   await page.check('[data-testid=side-1-tech-killers]');
-  assert.match(await page.locator('[data-testid=side-1-techniques] summary').innerText(), /\(10 of 13 on, 1 changed\)/);
+  assert.match(await page.locator('[data-testid=side-1-techniques] summary').innerText(), /\(10 of 14 on, 1 changed\)/);
   assert.equal(await page.evaluate(() => JSON.parse(localStorage.getItem('plyscope.app.v1')).settings.perGame.reversi.sides[1].tech.killers), true);
   assert.deepEqual(errors, []);
   await context.close();
@@ -164,17 +165,18 @@ test('internal iterative reduction has a switch on the page; with late-move redu
     await page.dispatchEvent(`[data-testid=side-1-${k}]`, 'change');
   }
   await page.click('[data-testid=side-1-techniques] summary');
-  // Ataxx keeps the killers (Reversi's default is its own), and has singular extensions and
-  // internal iterative reduction on (its own defaults), which the switches' titles say.
+  // Ataxx keeps the killers (Reversi's default is its own), and has singular extensions,
+  // internal iterative reduction and the history malus on (its own defaults), which the
+  // switches' titles say.
   assert.equal(await page.locator('[data-testid=side-1-tech-killers]').isChecked(), true);
-  for (const id of ['singular', 'iir']) {
+  for (const id of ['singular', 'iir', 'malus']) {
     assert.equal(await page.locator(`[data-testid=side-1-tech-${id}]`).isChecked(), true, id);
     assert.match(await page.locator(`[data-testid=side-1-tech-${id}]`).locator('xpath=..').getAttribute('title'), /On by default in this game/, id);
   }
-  assert.match(await page.locator('[data-testid=side-1-techniques] summary').innerText(), /\(12 of 13 on, the defaults\)/);
+  assert.match(await page.locator('[data-testid=side-1-techniques] summary').innerText(), /\(13 of 14 on, the defaults\)/);
   await page.uncheck('[data-testid=side-1-tech-lmr]');
   await page.check('[data-testid=side-1-tech-lmp_all]');
-  assert.match(await page.locator('[data-testid=side-1-techniques] summary').innerText(), /\(12 of 13 on, 2 changed\)/);
+  assert.match(await page.locator('[data-testid=side-1-techniques] summary').innerText(), /\(13 of 14 on, 2 changed\)/);
   await shot(page, 'techniques-iir');
   // Ataxx: nodes 4 plies or more from the horizon without a table move are common by depth 7
   // (in Reversi's opening the table has a move for nearly every node). At depth 6, since Ataxx
@@ -191,6 +193,7 @@ test('internal iterative reduction has a switch on the page; with late-move redu
   assert.equal(facts.settings.lmr, false);
   assert.equal(facts.settings.late_move_pruning_all_depths, true);
   assert.equal(facts.settings.singular_extensions, true, "Ataxx's own default");
+  assert.equal(facts.settings.history_malus, true, "Ataxx's own default");
   // Late-move reductions are off: every reduction the run counts is a node that reduced itself
   // (over all iterations; the last one, which the tree keeps, may have none: its nodes mostly
   // have a table move from the iteration before).
@@ -219,7 +222,7 @@ test('settings saved before the games had defaults of their own: switches left a
   await page.click('[data-testid=side-1-techniques] summary');
   assert.equal(await page.locator('[data-testid=side-1-tech-killers]').isChecked(), false);
   assert.equal(await page.locator('[data-testid=side-1-tech-lmr]').isChecked(), false);
-  assert.match(await page.locator('[data-testid=side-1-techniques] summary').innerText(), /\(8 of 13 on, 1 changed\)/);
+  assert.match(await page.locator('[data-testid=side-1-techniques] summary').innerText(), /\(8 of 14 on, 1 changed\)/);
   assert.deepEqual(errors, []);
   await context.close();
 });

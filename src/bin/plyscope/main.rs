@@ -106,6 +106,9 @@ USAGE:
         --aspiration-window W  the aspiration window's half-width (0: automatic)
         --quiescence N      plies of quiescence extension at unstable positions (default 4)
         --iir               internal iterative reduction (off by default; docs/engine-options.md)
+        --history-malus, --no-history-malus
+                            moves searched before a cut-off lose history score (on in Ataxx,
+                            off elsewhere; docs/engine-options.md)
         --lmp-all           late-move pruning at every depth (off by default; docs/engine-options.md)
         --singular, --no-singular
                             singular extensions (on in Ataxx, off elsewhere; docs/engine-options.md)
@@ -765,6 +768,8 @@ fn search(args: &[String]) -> Result<(), Usage> {
             "--no-killers",
             "--history",
             "--no-history",
+            "--history-malus",
+            "--no-history-malus",
             "--lmr",
             "--no-lmr",
             "--null-move",
@@ -846,6 +851,7 @@ fn search(args: &[String]) -> Result<(), Usage> {
         ("aspiration", &mut cfg.aspiration),
         ("killers", &mut cfg.killers),
         ("history", &mut cfg.history),
+        ("history-malus", &mut cfg.history_malus),
         ("lmr", &mut cfg.lmr),
         ("null-move", &mut cfg.null_move),
         ("lmp", &mut cfg.late_move_pruning),

@@ -709,7 +709,7 @@ impl Playable for Ataxx {
             // on: against Zataxx at 100 ms a move, 42.2 % against 30.5 % over 300 games with
             // Zataxx's evaluation, 14.7 % against 12.7 % with generation 6 (docs/ataxx.md,
             // "Sessions 28-29").
-            techniques_on: &["singular_extensions", "internal_reduction"],
+            techniques_on: &["singular_extensions", "internal_reduction", "history_malus"],
         },
     };
 
