@@ -187,7 +187,7 @@ pub fn game_info(id: &str) -> Option<&'static GameInfo> {
     CATALOGUE.iter().find(|g| g.id == base)
 }
 
-/// The search options game `id` starts from when nothing is set: [`SearchConfig::default`] with
+/// The search options game `id` starts from when nothing is set: [`crate::search::SearchConfig::default`] with
 /// the techniques the game turns off ([`AiDefaults::techniques_off`]) and on
 /// ([`AiDefaults::techniques_on`]). An unknown id gets the plain defaults.
 pub fn search_defaults(id: &str) -> crate::search::SearchConfig {

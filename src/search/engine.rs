@@ -1041,12 +1041,13 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G,
             killers: Vec::new(),
             lmr_table: log_lmr_table(),
             history: if cfg.history && cfg.algorithm == Algorithm::Alphabeta {
-                let zero = if cfg.history_malus {
+                // With the malus, scores are kept around a neutral value (see `history_step`).
+                let neutral = if cfg.history_malus {
                     HISTORY_NEUTRAL
                 } else {
                     0
                 };
-                vec![zero; 2 * HISTORY_SLOTS]
+                vec![neutral; 2 * HISTORY_SLOTS]
             } else {
                 Vec::new()
             },
@@ -2709,7 +2710,8 @@ impl<'a, 'h, G: Game, E: Evaluator<G>, R: Recorder<G::Move>> Searcher<'a, 'h, G,
     }
 
     /// Remembers move `mv`, which cut at `ply` with `depth` left, as a killer (unless it was the
-    /// table's move) and in the history.
+    /// table's move) and in the history; with the history malus, the moves searched before it at
+    /// this node ([`Searcher::searched`]) lose what it gains ([`history_step`]).
     #[inline(always)]
     fn on_cut(
         &mut self,
