@@ -177,13 +177,13 @@ fn the_trainer_fits_self_play_data_and_is_deterministic_on_one_thread() {
         ..NnueTrainConfig::default()
     };
     let mut reports = Vec::new();
-    let (net, _) = nnue_train::train(&cfg, &data, |r| reports.push(*r));
+    let (net, _) = nnue_train::train(&cfg, &data, None, |r| reports.push(*r));
     assert_eq!(reports.len(), 6);
     assert!(
         reports[5].train < reports[0].train,
         "the training loss falls: {reports:?}"
     );
-    let (again, _) = nnue_train::train(&cfg, &data, |_| ());
+    let (again, _) = nnue_train::train(&cfg, &data, None, |_| ());
     assert_eq!(net.quantise(), again.quantise());
     // The written file reads back, and evaluates as the float network does.
     let q = NnueWeights::decode(&net.quantise().encode()).unwrap();

@@ -35,6 +35,7 @@ pub fn run(args: &[String]) -> Result<(), Usage> {
             "--scale",
             "--held-out",
             "--threads",
+            "--init",
         ],
         "train-ataxx",
     )?;
@@ -141,7 +142,33 @@ pub fn run(args: &[String]) -> Result<(), Usage> {
 /// `--model nnue`: fits the `nnue` evaluator to self-play data files (`--data F1,F2,...`, written
 /// by `plyscope datagen-ataxx`).
 fn train_nnue(opts: &super::Opts, out: &str) -> Result<(), Usage> {
-    let d = NnueTrainConfig::default();
+    let mut d = NnueTrainConfig::default();
+    // `--init FILE`: fit further from a weights file, whose shape and scale the fit then takes.
+    let start = match opts.value("--init") {
+        Some(path) => {
+            let bytes =
+                std::fs::read(path).map_err(|e| Usage(format!("cannot read {path}: {e}")))?;
+            let w = nnue::NnueWeights::decode(&bytes).map_err(|e| Usage(format!("{path}: {e}")))?;
+            let n = nnue_train::NnueF32::from_weights(&w);
+            for (flag, given, has) in [
+                ("--hidden", opts.value("--hidden"), n.hidden),
+                ("--buckets", opts.value("--buckets"), n.buckets),
+            ] {
+                if given.is_some_and(|g| g.parse::<usize>().ok() != Some(has)) {
+                    return Err(Usage(format!("{flag}: {path} has {has}")));
+                }
+            }
+            if opts
+                .value("--scale")
+                .is_some_and(|g| g.parse::<f32>().ok() != Some(n.scale))
+            {
+                return Err(Usage(format!("--scale: {path} has {}", n.scale)));
+            }
+            (d.hidden, d.buckets, d.scale) = (n.hidden, n.buckets, n.scale);
+            Some(n)
+        }
+        None => None,
+    };
     let cfg = NnueTrainConfig {
         hidden: opts.number_or("--hidden", "a multiple of 16", d.hidden)?,
         buckets: opts.number_or("--buckets", "1 or 7", d.buckets)?,
@@ -161,7 +188,7 @@ fn train_nnue(opts: &super::Opts, out: &str) -> Result<(), Usage> {
     eprintln!("{cfg:?}");
     let t = Instant::now();
     let all = read_data(paths)?;
-    let (net, constant) = nnue_train::train(&cfg, &all, |r| {
+    let (net, constant) = nnue_train::train(&cfg, &all, start, |r| {
         eprintln!(
             "epoch {}: loss {:.5}, held out {:.5}; {:.1} s",
             r.epoch, r.train, r.held, r.seconds

@@ -421,11 +421,14 @@ pub fn loss_by_phase(
     out
 }
 
-/// Fits a network to `data`; `log` hears each epoch. Returns the network and the held-out loss of
-/// a constant prediction of the targets' mean (for scale).
+/// Fits a network to `data`; `log` hears each epoch. The fit starts from `start` when given (a
+/// network of `cfg`'s shape and scale, to fit further on new data), else from random weights.
+/// Returns the network and the held-out loss of a constant prediction of the targets' mean (for
+/// scale).
 pub fn train(
     cfg: &NnueTrainConfig,
     data: &[Position],
+    start: Option<NnueF32>,
     mut log: impl FnMut(&EpochReport),
 ) -> (NnueF32, f64) {
     let started = std::time::Instant::now();
@@ -449,7 +452,17 @@ pub fn train(
         .sum::<f64>()
         / held.len().max(1) as f64;
     let (h, b) = (cfg.hidden, cfg.buckets);
-    let mut net = NnueF32::random(h, b, cfg.scale, rng.next());
+    let random = NnueF32::random(h, b, cfg.scale, rng.next());
+    let mut net = match start {
+        Some(n) => {
+            assert!(
+                n.hidden == h && n.buckets == b && n.scale == cfg.scale,
+                "the starting network's shape and scale are the fit's"
+            );
+            n
+        }
+        None => random,
+    };
     let mut grads: Vec<Grads> = (0..cfg.threads).map(|_| Grads::new(h, b)).collect();
     let (mut a1, mut ab1, mut a2, mut ab2, mut am) = (
         Adam::new(INPUTS * h),
@@ -637,11 +650,55 @@ mod tests {
             ..NnueTrainConfig::default()
         };
         let mut last = None;
-        let (net, constant) = train(&cfg, &data, |r| last = Some(*r));
+        let (net, constant) = train(&cfg, &data, None, |r| last = Some(*r));
         let last = last.unwrap();
         assert!(last.held < constant * 0.5, "held out {} vs constant {constant}", last.held);
         let more = position(0b1111, 0b1_0000, 0, 1);
         let fewer = position(0b1, 0b1_1110, 0, 1);
         assert!(net.eval_cp(&more) > net.eval_cp(&fewer) + 50.0);
+    }
+
+    #[test]
+    fn a_fit_can_start_from_a_network() {
+        // One epoch at a tiny step barely moves the weights: started from a fitted network the
+        // held-out loss stays near that network's, started from random weights it stays near a
+        // constant guess. The result here is who holds more corners, which random weights (and
+        // the piece count) know nothing of.
+        let mut rng = SplitMix::new(11);
+        let mut data = Vec::new();
+        for _ in 0..3000 {
+            let mut me = rng.next() & rng.next() & ((1 << 49) - 1);
+            let mut them = rng.next() & rng.next() & !me & ((1 << 49) - 1);
+            for c in [0, 6, 42, 48] {
+                let bit = 1u64 << c;
+                match rng.below(3) {
+                    0 => (me, them) = (me | bit, them & !bit),
+                    1 => (me, them) = (me & !bit, them | bit),
+                    _ => (me, them) = (me & !bit, them & !bit),
+                }
+            }
+            let corners = |b: u64| (b & 0x1_0400_0000_0041).count_ones() as i32;
+            let d = corners(me) - corners(them);
+            let result = if d > 0 { 2 } else if d < 0 { 0 } else { 1 };
+            data.push(position(me, them, (d * 100) as i16, result));
+        }
+        let cfg = NnueTrainConfig {
+            hidden: 16,
+            epochs: 8,
+            batch: 256,
+            lr: 0.01,
+            held_out: 0.1,
+            threads: 1,
+            ..NnueTrainConfig::default()
+        };
+        let (fitted, constant) = train(&cfg, &data, None, |_| {});
+        let tiny = NnueTrainConfig { epochs: 1, lr: 1e-7, ..cfg };
+        let mut from_fitted = None;
+        train(&tiny, &data, Some(fitted.clone()), |r| from_fitted = Some(r.held));
+        let mut from_random = None;
+        train(&tiny, &data, None, |r| from_random = Some(r.held));
+        let (a, b) = (from_fitted.unwrap(), from_random.unwrap());
+        assert!(a < constant * 0.5, "from the fitted network {a}, constant {constant}");
+        assert!(b > constant * 0.8, "from random weights {b}, constant {constant}");
     }
 }
