@@ -626,6 +626,26 @@ mod tests {
         }
     }
 
+    /// A position won by the side to move when `d` > 0, lost when `d` < 0, drawn at 0, with a
+    /// search value of `per` hundredths of a piece for each unit of `d`.
+    fn decided_by(me: u64, them: u64, d: i32, per: i32) -> Position {
+        let result = if d > 0 { 2 } else if d < 0 { 0 } else { 1 };
+        position(me, them, (d * per) as i16, result)
+    }
+
+    /// A small, quick fit for the tests.
+    fn small_fit() -> NnueTrainConfig {
+        NnueTrainConfig {
+            hidden: 16,
+            epochs: 8,
+            batch: 256,
+            lr: 0.01,
+            held_out: 0.1,
+            threads: 2,
+            ..NnueTrainConfig::default()
+        }
+    }
+
     #[test]
     fn a_fit_learns_that_more_pieces_win() {
         // Positions where the side to move has more pieces won, fewer lost: the fit must rank
@@ -637,18 +657,9 @@ mod tests {
             let me = rng.next() & rng.next() & ((1 << 49) - 1);
             let them = rng.next() & rng.next() & !me & ((1 << 49) - 1);
             let d = me.count_ones() as i32 - them.count_ones() as i32;
-            let result = if d > 0 { 2 } else if d < 0 { 0 } else { 1 };
-            data.push(position(me, them, (d * 30) as i16, result));
+            data.push(decided_by(me, them, d, 30));
         }
-        let cfg = NnueTrainConfig {
-            hidden: 16,
-            epochs: 8,
-            batch: 256,
-            lr: 0.01,
-            held_out: 0.1,
-            threads: 2,
-            ..NnueTrainConfig::default()
-        };
+        let cfg = small_fit();
         let mut last = None;
         let (net, constant) = train(&cfg, &data, None, |r| last = Some(*r));
         let last = last.unwrap();
@@ -679,18 +690,9 @@ mod tests {
             }
             let corners = |b: u64| (b & 0x1_0400_0000_0041).count_ones() as i32;
             let d = corners(me) - corners(them);
-            let result = if d > 0 { 2 } else if d < 0 { 0 } else { 1 };
-            data.push(position(me, them, (d * 100) as i16, result));
+            data.push(decided_by(me, them, d, 100));
         }
-        let cfg = NnueTrainConfig {
-            hidden: 16,
-            epochs: 8,
-            batch: 256,
-            lr: 0.01,
-            held_out: 0.1,
-            threads: 1,
-            ..NnueTrainConfig::default()
-        };
+        let cfg = small_fit();
         let (fitted, constant) = train(&cfg, &data, None, |_| {});
         let tiny = NnueTrainConfig { epochs: 1, lr: 1e-7, ..cfg };
         let mut from_fitted = None;
