@@ -150,20 +150,6 @@ fn train_nnue(opts: &super::Opts, out: &str) -> Result<(), Usage> {
                 std::fs::read(path).map_err(|e| Usage(format!("cannot read {path}: {e}")))?;
             let w = nnue::NnueWeights::decode(&bytes).map_err(|e| Usage(format!("{path}: {e}")))?;
             let n = nnue_train::NnueF32::from_weights(&w);
-            for (flag, given, has) in [
-                ("--hidden", opts.value("--hidden"), n.hidden),
-                ("--buckets", opts.value("--buckets"), n.buckets),
-            ] {
-                if given.is_some_and(|g| g.parse::<usize>().ok() != Some(has)) {
-                    return Err(Usage(format!("{flag}: {path} has {has}")));
-                }
-            }
-            if opts
-                .value("--scale")
-                .is_some_and(|g| g.parse::<f32>().ok() != Some(n.scale))
-            {
-                return Err(Usage(format!("--scale: {path} has {}", n.scale)));
-            }
             (d.hidden, d.buckets, d.scale) = (n.hidden, n.buckets, n.scale);
             Some(n)
         }
@@ -182,6 +168,9 @@ fn train_nnue(opts: &super::Opts, out: &str) -> Result<(), Usage> {
         threads: opts.number_or("--threads", "a whole number", d.threads)?,
     };
     cfg.check().map_err(Usage)?;
+    if let Some(n) = &start {
+        cfg.check_start(n).map_err(Usage)?;
+    }
     let paths = opts
         .value("--data")
         .ok_or_else(|| Usage("--model nnue needs --data F1,F2,... (datagen-ataxx files)".into()))?;

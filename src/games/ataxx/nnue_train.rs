@@ -102,6 +102,21 @@ impl NnueTrainConfig {
         }
         Ok(())
     }
+
+    /// Whether `start` can begin this fit (`--init`): the same hidden units, output buckets and
+    /// scale, or a sentence naming the option that differs.
+    pub fn check_start(&self, start: &NnueF32) -> Result<(), String> {
+        if start.hidden != self.hidden {
+            return Err(format!("--hidden {}: the --init network has {}", self.hidden, start.hidden));
+        }
+        if start.buckets != self.buckets {
+            return Err(format!("--buckets {}: the --init network has {}", self.buckets, start.buckets));
+        }
+        if start.scale != self.scale {
+            return Err(format!("--scale {}: the --init network has {}", self.scale, start.scale));
+        }
+        Ok(())
+    }
 }
 
 /// A network in floats: the first layer in units of a hidden unit's 1, the output a logit.
@@ -421,10 +436,13 @@ pub fn loss_by_phase(
     out
 }
 
-/// Fits a network to `data`; `log` hears each epoch. The fit starts from `start` when given (a
-/// network of `cfg`'s shape and scale, to fit further on new data), else from random weights.
-/// Returns the network and the held-out loss of a constant prediction of the targets' mean (for
-/// scale).
+/// Fits a network to `data`; `log` hears each epoch. The fit starts from `start` when given (to
+/// fit further on new data), else from random weights. Returns the network and the held-out loss
+/// of a constant prediction of the targets' mean (for scale).
+///
+/// # Panics
+///
+/// When `start` fails [`NnueTrainConfig::check_start`] (callers check first, as the CLI does).
 pub fn train(
     cfg: &NnueTrainConfig,
     data: &[Position],
@@ -455,10 +473,9 @@ pub fn train(
     let random = NnueF32::random(h, b, cfg.scale, rng.next());
     let mut net = match start {
         Some(n) => {
-            assert!(
-                n.hidden == h && n.buckets == b && n.scale == cfg.scale,
-                "the starting network's shape and scale are the fit's"
-            );
+            if let Err(e) = cfg.check_start(&n) {
+                panic!("{e}");
+            }
             n
         }
         None => random,
@@ -694,6 +711,11 @@ mod tests {
         }
         let cfg = small_fit();
         let (fitted, constant) = train(&cfg, &data, None, |_| {});
+        // Only a network of the fit's shape and scale can start it.
+        assert_eq!(cfg.check_start(&fitted), Ok(()));
+        assert!(NnueTrainConfig { hidden: 32, ..cfg }.check_start(&fitted).is_err());
+        assert!(NnueTrainConfig { buckets: PHASE_BUCKETS, ..cfg }.check_start(&fitted).is_err());
+        assert!(NnueTrainConfig { scale: 400.0, ..cfg }.check_start(&fitted).is_err());
         let tiny = NnueTrainConfig { epochs: 1, lr: 1e-7, ..cfg };
         let mut from_fitted = None;
         train(&tiny, &data, Some(fitted.clone()), |r| from_fitted = Some(r.held));
