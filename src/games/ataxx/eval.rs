@@ -260,8 +260,9 @@ fn nnue_eval<S: TermSink>(pos: &Ataxx, perspective: PlayerId, sink: &mut S) -> f
     let mover = pos.side_to_move();
     let sign = if mover == perspective { 1.0 } else { -1.0 };
     let weights = nnue::weights().unwrap_or_else(|_| nnue::shipped());
-    let v = nnue::evaluate_with(
+    let v = nnue::evaluate_reusing(
         weights,
+        mover as usize,
         pos.pieces(mover),
         pos.pieces(mover ^ 1),
         pos.walls(),

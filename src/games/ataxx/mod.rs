@@ -20,6 +20,8 @@ pub mod eval;
 pub mod net;
 pub mod net_train;
 pub mod nnue;
+#[cfg(target_arch = "x86_64")]
+pub mod nnue_reuse;
 pub mod nnue_train;
 pub mod notation;
 pub mod patterns;

@@ -18,8 +18,9 @@
 //! `material` and `network` (the rest); they add up to the value.
 //!
 //! Inference is in integers: the first layer in [`QA`]ths (`i16`, so a hidden unit's 1 is
-//! [`QA`]), the output weights in [`QB`]ths, sums in `i32`; the accumulator is made from the 36
-//! rows at each call and nothing is allocated. The weights ship in `nnue.bin` (made by `plyscope
+//! [`QA`]), the output weights in [`QB`]ths, sums in `i32`; nothing is allocated. The accumulator
+//! is made from the 36 rows, or, on x86-64 with AVX2, from the last position of the same side
+//! to move that the thread summed, when few windows differ (`nnue_reuse`). The weights ship in `nnue.bin` (made by `plyscope
 //! train-ataxx --model nnue` from `plyscope datagen-ataxx` data), held in the binary by
 //! `include_bytes!` and read once, on first use.
 
@@ -242,7 +243,7 @@ impl NnueWeights {
 
 /// For a 4-bit mask of a window's cells (bit 0 the lower-left cell, 1 the one to its right, 2 the
 /// one above, 3 above-right), the base-4 number with a 1 in each set cell's digit.
-const SPREAD: [u16; 16] = {
+pub(super) const SPREAD: [u16; 16] = {
     let mut t = [0u16; 16];
     let mut m = 0;
     while m < 16 {
@@ -262,7 +263,7 @@ const SPREAD: [u16; 16] = {
 
 /// The 4-bit mask of the cells of `b` in the window whose lower-left cell is `c`.
 #[inline(always)]
-fn nibble(b: u64, c: u32) -> usize {
+pub(super) fn nibble(b: u64, c: u32) -> usize {
     let x = b >> c;
     ((x & 3) | ((x >> 5) & 12)) as usize
 }
@@ -270,7 +271,7 @@ fn nibble(b: u64, c: u32) -> usize {
 /// For the 4-bit masks of the side to move's cells (low nibble) and the other side's (high nibble)
 /// in a window, the window's state without walls: [`SPREAD`] of the first plus twice that of the
 /// second.
-const PAIR: [u16; 256] = {
+pub(super) const PAIR: [u16; 256] = {
     let mut t = [0u16; 256];
     let mut i = 0;
     while i < 256 {
@@ -343,7 +344,7 @@ fn output_sum<const H: usize>(net: &NnueWeights, rows: &[u16; WINDOWS], bucket: 
 }
 
 /// [`output_sum`] for any number of hidden units.
-fn output_sum_any(net: &NnueWeights, rows: &[u16; WINDOWS], bucket: usize) -> i64 {
+pub(super) fn output_sum_any(net: &NnueWeights, rows: &[u16; WINDOWS], bucket: usize) -> i64 {
     let h = net.hidden;
     let mut acc = [0i16; MAX_HIDDEN];
     let acc = &mut acc[..h];
@@ -408,7 +409,7 @@ unsafe fn cell_bytes_avx2(b: u64, digit: i8) -> [std::arch::x86_64::__m256i; 2] 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 #[inline]
-unsafe fn active_rows_avx2(me: u64, them: u64, walls: u64) -> [u16; WINDOWS] {
+pub(super) unsafe fn active_rows_avx2(me: u64, them: u64, walls: u64) -> [u16; WINDOWS] {
     use std::arch::x86_64::*;
     let them = them & !me;
     let walls = walls & !(me | them);
@@ -571,9 +572,17 @@ unsafe fn output_sum_simd128(net: &NnueWeights, rows: &[u16; WINDOWS], bucket: u
 /// so this is checked (four comparisons a call) rather than trusted.
 #[cfg(any(target_arch = "x86_64", all(target_arch = "wasm32", target_feature = "simd128")))]
 #[inline(always)]
-fn shaped(net: &NnueWeights, bucket: usize) -> bool {
+pub(super) fn shaped(net: &NnueWeights, bucket: usize) -> bool {
     let h = net.hidden;
     h % 16 == 0 && net.b1.len() == h && net.w1.len() == INPUTS * h && net.w2.len() >= (bucket + 1) * h
+}
+
+/// Whether the processor has AVX2 (checked once).
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+pub(super) fn has_avx2() -> bool {
+    static AVX2: OnceLock<bool> = OnceLock::new();
+    *AVX2.get_or_init(|| std::arch::is_x86_feature_detected!("avx2"))
 }
 
 /// The hidden layer's output sum for `me` to move against `them` (walls `walls`), with AVX2 where
@@ -582,8 +591,7 @@ fn shaped(net: &NnueWeights, bucket: usize) -> bool {
 fn output_sum_dispatch(net: &NnueWeights, me: u64, them: u64, walls: u64, bucket: usize) -> i64 {
     #[cfg(target_arch = "x86_64")]
     {
-        static AVX2: OnceLock<bool> = OnceLock::new();
-        if shaped(net, bucket) && *AVX2.get_or_init(|| std::arch::is_x86_feature_detected!("avx2")) {
+        if shaped(net, bucket) && has_avx2() {
             // SAFETY: the processor has AVX2 (checked above), the weights have the shape the
             // function reads (checked above), and its rows are each below `INPUTS` (a window's
             // base, `w * STATES`, plus a state made of four 2-bit digits).
@@ -612,11 +620,55 @@ pub fn evaluate_with(
     them: u64,
     walls: u64,
     terms: bool,
-    mut term: impl FnMut(&'static str, f64, f64),
+    term: impl FnMut(&'static str, f64, f64),
 ) -> f64 {
     let empties = 49 - (me | them | walls).count_ones();
     let bucket = net.bucket(empties);
     let sum = output_sum_dispatch(net, me, them, walls, bucket);
+    value_of(net, me, them, bucket, sum, terms, term)
+}
+
+/// [`evaluate_with`] for weights that live as long as the program, side to move `side` (0 or
+/// 1): the same value, its sum started from this thread's last one for that side when few
+/// windows differ ([`super::nnue_reuse`]).
+#[inline(always)]
+pub fn evaluate_reusing(
+    net: &'static NnueWeights,
+    side: usize,
+    me: u64,
+    them: u64,
+    walls: u64,
+    terms: bool,
+    term: impl FnMut(&'static str, f64, f64),
+) -> f64 {
+    let empties = 49 - (me | them | walls).count_ones();
+    let bucket = net.bucket(empties);
+    #[cfg(target_arch = "x86_64")]
+    let reused = {
+        let cells = super::nnue_reuse::Cells::new(me, them, walls);
+        super::nnue_reuse::output_sum(net, side, cells, bucket)
+    };
+    #[cfg(not(target_arch = "x86_64"))]
+    let reused = {
+        let _ = side;
+        None
+    };
+    let sum = reused.unwrap_or_else(|| output_sum_dispatch(net, me, them, walls, bucket));
+    value_of(net, me, them, bucket, sum, terms, term)
+}
+
+/// The value from the hidden layer's output sum `sum` (bucket `bucket`): the output bias and the
+/// material added, times the scale; `term` hears the terms when `terms` is set.
+#[inline(always)]
+fn value_of(
+    net: &NnueWeights,
+    me: u64,
+    them: u64,
+    bucket: usize,
+    sum: i64,
+    terms: bool,
+    mut term: impl FnMut(&'static str, f64, f64),
+) -> f64 {
     let material = me.count_ones() as i64 - them.count_ones() as i64;
     let q = (QA * QB) as i64;
     let logit_q = sum / QA as i64 + net.b2[bucket] as i64 + material * net.wm[bucket] as i64;
