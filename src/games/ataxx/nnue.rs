@@ -442,22 +442,23 @@ pub(super) unsafe fn active_rows_avx2(me: u64, them: u64, walls: u64) -> [u16; W
 }
 
 /// `N` registers of 16 hidden units from unit `base` on, in AVX2: their accumulators stay in
-/// registers while the 36 rows are added, then each unit is clipped, squared and weighted as in
-/// [`output_sum`] and the products are added, in pairs, to the 8 `i32` lanes of `total`.
+/// registers while the 36 rows are added (and are stored to `store` from unit `base` on, unless
+/// it is null), then go through [`output_block_avx2`].
 ///
 /// # Safety
 ///
 /// The processor has AVX2; `base + 16 * N <= net.hidden`; every row is below [`INPUTS`] and
 /// `bucket` below `net.buckets` (the weights' lengths are checked by [`NnueWeights::decode`] and
-/// [`NnueWeights::zeros`]).
+/// [`NnueWeights::zeros`]); `store` is null or holds `net.hidden` units.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 #[inline]
-unsafe fn hidden_block_avx2<const N: usize>(
+pub(super) unsafe fn hidden_block_avx2<const N: usize>(
     net: &NnueWeights,
     rows: &[u16; WINDOWS],
     bucket: usize,
     base: usize,
+    store: *mut i16,
     total: &mut std::arch::x86_64::__m256i,
 ) {
     use std::arch::x86_64::*;
@@ -472,9 +473,34 @@ unsafe fn hidden_block_avx2<const N: usize>(
             *a = _mm256_add_epi16(*a, _mm256_loadu_si256(row.add(16 * k) as *const __m256i));
         }
     }
+    if !store.is_null() {
+        for (k, a) in acc.iter().enumerate() {
+            _mm256_storeu_si256(store.add(base + 16 * k) as *mut __m256i, *a);
+        }
+    }
+    output_block_avx2(net, &acc, bucket, base, total);
+}
+
+/// `N` registers of accumulators (hidden units `base` on) clipped, squared and weighted as in
+/// [`output_sum`], the products added, in pairs, to the 8 `i32` lanes of `total`.
+///
+/// # Safety
+///
+/// The processor has AVX2; `base + 16 * N <= net.hidden`; `bucket` below `net.buckets`.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+pub(super) unsafe fn output_block_avx2<const N: usize>(
+    net: &NnueWeights,
+    acc: &[std::arch::x86_64::__m256i; N],
+    bucket: usize,
+    base: usize,
+    total: &mut std::arch::x86_64::__m256i,
+) {
+    use std::arch::x86_64::*;
     let zero = _mm256_setzero_si256();
     let qa = _mm256_set1_epi16(QA as i16);
-    let w2 = net.w2.as_ptr().add(bucket * h + base);
+    let w2 = net.w2.as_ptr().add(bucket * net.hidden + base);
     for (k, a) in acc.iter().enumerate() {
         let c = _mm256_min_epi16(_mm256_max_epi16(*a, zero), qa);
         let t = _mm256_mullo_epi16(c, _mm256_loadu_si256(w2.add(16 * k) as *const __m256i));
@@ -500,11 +526,11 @@ unsafe fn output_sum_avx2(net: &NnueWeights, me: u64, them: u64, walls: u64, buc
     let mut total = _mm256_setzero_si256();
     let mut base = 0;
     while base + 128 <= net.hidden {
-        hidden_block_avx2::<8>(net, rows, bucket, base, &mut total);
+        hidden_block_avx2::<8>(net, rows, bucket, base, std::ptr::null_mut(), &mut total);
         base += 128;
     }
     while base + 16 <= net.hidden {
-        hidden_block_avx2::<1>(net, rows, bucket, base, &mut total);
+        hidden_block_avx2::<1>(net, rows, bucket, base, std::ptr::null_mut(), &mut total);
         base += 16;
     }
     let mut lanes = [0i32; 8];

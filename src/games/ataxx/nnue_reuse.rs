@@ -19,7 +19,7 @@
 //! "Ataxx: first-layer sums reused"). The row loads, not the additions, bound both paths, and the
 //! reused path loads two rows a changed window.
 
-use super::nnue::{nibble, NnueWeights, MAX_HIDDEN, PAIR, QA, SPREAD, STATES, WINDOWS};
+use super::nnue::{nibble, NnueWeights, MAX_HIDDEN, PAIR, SPREAD, STATES, WINDOWS};
 use std::cell::RefCell;
 
 /// The most windows in which a position may differ from the kept one to start from it (each
@@ -185,54 +185,9 @@ pub(super) fn output_sum(
 
 /// The sums in AVX2: the accumulators of up to 128 hidden units at a time in 8 registers.
 mod avx2 {
-    use super::{Cells, NnueWeights, QA, WINDOWS};
+    use super::super::nnue::{hidden_block_avx2, output_block_avx2};
+    use super::{Cells, NnueWeights, WINDOWS};
     use std::arch::x86_64::*;
-
-    /// Clips, squares and weights `N` registers of accumulators (units `base` on) into `total`.
-    #[inline(always)]
-    unsafe fn out<const N: usize>(
-        net: &NnueWeights,
-        acc: &[__m256i; N],
-        bucket: usize,
-        base: usize,
-        total: &mut __m256i,
-    ) {
-        let zero = _mm256_setzero_si256();
-        let qa = _mm256_set1_epi16(QA as i16);
-        let w2 = net.w2.as_ptr().add(bucket * net.hidden + base);
-        for (k, a) in acc.iter().enumerate() {
-            let c = _mm256_min_epi16(_mm256_max_epi16(*a, zero), qa);
-            let t = _mm256_mullo_epi16(c, _mm256_loadu_si256(w2.add(16 * k) as *const __m256i));
-            *total = _mm256_add_epi32(*total, _mm256_madd_epi16(c, t));
-        }
-    }
-
-    /// `N` registers from unit `base` on: the bias and the 36 rows, stored to `store`.
-    #[inline(always)]
-    unsafe fn full_block<const N: usize>(
-        net: &NnueWeights,
-        rows: &[u16; WINDOWS],
-        bucket: usize,
-        base: usize,
-        store: *mut i16,
-        total: &mut __m256i,
-    ) {
-        let h = net.hidden;
-        let mut acc = [_mm256_setzero_si256(); N];
-        for (k, a) in acc.iter_mut().enumerate() {
-            *a = _mm256_loadu_si256(net.b1.as_ptr().add(base + 16 * k) as *const __m256i);
-        }
-        for &r in rows {
-            let row = net.w1.as_ptr().add(r as usize * h + base);
-            for (k, a) in acc.iter_mut().enumerate() {
-                *a = _mm256_add_epi16(*a, _mm256_loadu_si256(row.add(16 * k) as *const __m256i));
-            }
-        }
-        for (k, a) in acc.iter().enumerate() {
-            _mm256_storeu_si256(store.add(base + 16 * k) as *mut __m256i, *a);
-        }
-        out(net, &acc, bucket, base, total);
-    }
 
     /// `N` registers from unit `base` on: the kept sums with the changed windows' rows.
     #[inline(always)]
@@ -266,7 +221,7 @@ mod avx2 {
                 *a = _mm256_add_epi16(*a, d);
             }
         }
-        out(net, &acc, bucket, base, total);
+        output_block_avx2(net, &acc, bucket, base, total);
     }
 
     /// The 8 lanes of `total` added.
@@ -295,11 +250,11 @@ mod avx2 {
         let mut total = _mm256_setzero_si256();
         let mut base = 0;
         while base + 128 <= net.hidden {
-            full_block::<8>(net, rows, bucket, base, store, &mut total);
+            hidden_block_avx2::<8>(net, rows, bucket, base, store, &mut total);
             base += 128;
         }
         while base + 16 <= net.hidden {
-            full_block::<1>(net, rows, bucket, base, store, &mut total);
+            hidden_block_avx2::<1>(net, rows, bucket, base, store, &mut total);
             base += 16;
         }
         lanes(total)
