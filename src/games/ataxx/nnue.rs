@@ -20,9 +20,9 @@
 //! Inference is in integers: the first layer in [`QA`]ths (`i16`, so a hidden unit's 1 is
 //! [`QA`]), the output weights in [`QB`]ths, sums in `i32`; nothing is allocated. The accumulator
 //! is made from the 36 rows, or, on x86-64 with AVX2, from the last position of the same side
-//! to move that the thread summed, when few windows differ (`nnue_reuse`). The weights ship in `nnue.bin` (made by `plyscope
-//! train-ataxx --model nnue` from `plyscope datagen-ataxx` data), held in the binary by
-//! `include_bytes!` and read once, on first use.
+//! to move that the thread summed, when few windows differ (`nnue_reuse`). The weights ship in
+//! `nnue.bin` (made by `plyscope train-ataxx --model nnue` from `plyscope datagen-ataxx` data),
+//! held in the binary by `include_bytes!` and read once, on first use.
 
 use super::patterns::phase_of;
 use std::fmt;
