@@ -14,10 +14,10 @@
 //! weights that live as long as the program (`&'static`: the shipped or loaded ones) are kept,
 //! known by their address, which no other weights can take while they live.
 //!
-//! On x86-64 processors with AVX2 only (other processors and the browser sum in full): on 8.7 M nodes of Ataxx search it
-//! saves about 5 % of the time with 128 hidden units and 8 % with 256 (docs/benchmarks.md,
-//! "Ataxx: first-layer sums reused"). The row loads, not the additions, bound both paths, and the
-//! reused path loads two rows a changed window.
+//! On x86-64 processors with AVX2 only; other processors and the browser sum in full. On 8.7 M
+//! nodes of Ataxx search it saves about 5 % of the time with 128 hidden units and 8 % with 256
+//! (docs/benchmarks.md, "Ataxx: first-layer sums reused"). The row loads, not the additions,
+//! bound both paths, and the reused path loads two rows a changed window.
 
 use super::nnue::{nibble, NnueWeights, MAX_HIDDEN, PAIR, SPREAD, STATES, WINDOWS};
 use std::cell::RefCell;
