@@ -518,23 +518,54 @@ pub(super) unsafe fn output_block_avx2<const N: usize>(
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 unsafe fn output_sum_avx2(net: &NnueWeights, me: u64, them: u64, walls: u64, bucket: usize) -> i64 {
-    use std::arch::x86_64::*;
     let rows = &active_rows_avx2(me, them, walls);
     debug_assert_eq!(*rows, active_rows(me, them, walls));
     debug_assert!(rows.iter().all(|&r| (r as usize) < INPUTS));
     debug_assert!(net.w1.len() == INPUTS * net.hidden && bucket < net.buckets);
+    rows_sum_avx2(net, rows, bucket, std::ptr::null_mut())
+}
+
+/// The output sum of `rows` in AVX2: 128 hidden units at a time (8 registers), then 16 at a time,
+/// the accumulators stored to `store` unless it is null.
+///
+/// # Safety
+///
+/// As [`hidden_block_avx2`] for every block: AVX2, `shaped` weights, rows below [`INPUTS`],
+/// `store` null or holding `net.hidden` units.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+pub(super) unsafe fn rows_sum_avx2(
+    net: &NnueWeights,
+    rows: &[u16; WINDOWS],
+    bucket: usize,
+    store: *mut i16,
+) -> i64 {
+    use std::arch::x86_64::*;
     let mut total = _mm256_setzero_si256();
     let mut base = 0;
     while base + 128 <= net.hidden {
-        hidden_block_avx2::<8>(net, rows, bucket, base, std::ptr::null_mut(), &mut total);
+        hidden_block_avx2::<8>(net, rows, bucket, base, store, &mut total);
         base += 128;
     }
     while base + 16 <= net.hidden {
-        hidden_block_avx2::<1>(net, rows, bucket, base, std::ptr::null_mut(), &mut total);
+        hidden_block_avx2::<1>(net, rows, bucket, base, store, &mut total);
         base += 16;
     }
+    lanes_avx2(total)
+}
+
+/// The 8 `i32` lanes of `total`, added.
+///
+/// # Safety
+///
+/// The processor has AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+pub(super) unsafe fn lanes_avx2(total: std::arch::x86_64::__m256i) -> i64 {
     let mut lanes = [0i32; 8];
-    _mm256_storeu_si256(lanes.as_mut_ptr() as *mut __m256i, total);
+    std::arch::x86_64::_mm256_storeu_si256(lanes.as_mut_ptr() as *mut _, total);
     lanes.iter().map(|&x| x as i64).sum()
 }
 
@@ -648,10 +679,8 @@ pub fn evaluate_with(
     terms: bool,
     term: impl FnMut(&'static str, f64, f64),
 ) -> f64 {
-    let empties = 49 - (me | them | walls).count_ones();
-    let bucket = net.bucket(empties);
-    let sum = output_sum_dispatch(net, me, them, walls, bucket);
-    value_of(net, me, them, bucket, sum, terms, term)
+    let sum = |bucket| output_sum_dispatch(net, me, them, walls, bucket);
+    evaluate_summed(net, me, them, walls, sum, terms, term)
 }
 
 /// [`evaluate_with`] for weights that live as long as the program, side to move `side` (0 or
@@ -667,20 +696,35 @@ pub fn evaluate_reusing(
     terms: bool,
     term: impl FnMut(&'static str, f64, f64),
 ) -> f64 {
-    let empties = 49 - (me | them | walls).count_ones();
-    let bucket = net.bucket(empties);
-    #[cfg(target_arch = "x86_64")]
-    let reused = {
-        let cells = super::nnue_reuse::Cells::new(me, them, walls);
-        super::nnue_reuse::output_sum(net, side, cells, bucket)
-    };
-    #[cfg(not(target_arch = "x86_64"))]
-    let reused = {
+    let sum = |bucket| {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(s) = super::nnue_reuse::output_sum(
+            net,
+            side,
+            super::nnue_reuse::Cells::new(me, them, walls),
+            bucket,
+        ) {
+            return s;
+        }
         let _ = side;
-        None
+        output_sum_dispatch(net, me, them, walls, bucket)
     };
-    let sum = reused.unwrap_or_else(|| output_sum_dispatch(net, me, them, walls, bucket));
-    value_of(net, me, them, bucket, sum, terms, term)
+    evaluate_summed(net, me, them, walls, sum, terms, term)
+}
+
+/// The evaluation with the hidden layer's output sum from `sum` (given the output bucket).
+#[inline(always)]
+fn evaluate_summed(
+    net: &NnueWeights,
+    me: u64,
+    them: u64,
+    walls: u64,
+    sum: impl FnOnce(usize) -> i64,
+    terms: bool,
+    term: impl FnMut(&'static str, f64, f64),
+) -> f64 {
+    let bucket = net.bucket(49 - (me | them | walls).count_ones());
+    value_of(net, me, them, bucket, sum(bucket), terms, term)
 }
 
 /// The value from the hidden layer's output sum `sum` (bucket `bucket`): the output bias and the

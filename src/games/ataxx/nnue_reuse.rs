@@ -176,7 +176,7 @@ pub(super) fn output_sum(
             // SAFETY: as above; the rows are `active_rows_avx2`'s (each below `INPUTS`).
             unsafe {
                 let rows = super::nnue::active_rows_avx2(cells.me, cells.them, cells.walls);
-                avx2::full(net, &rows, bucket, &mut kept.acc)
+                super::nnue::rows_sum_avx2(net, &rows, bucket, kept.acc.as_mut_ptr())
             }
         }));
     }
@@ -185,8 +185,8 @@ pub(super) fn output_sum(
 
 /// The sums in AVX2: the accumulators of up to 128 hidden units at a time in 8 registers.
 mod avx2 {
-    use super::super::nnue::{hidden_block_avx2, output_block_avx2};
-    use super::{Cells, NnueWeights, WINDOWS};
+    use super::super::nnue::{lanes_avx2, output_block_avx2};
+    use super::{Cells, NnueWeights};
     use std::arch::x86_64::*;
 
     /// `N` registers from unit `base` on: the kept sums with the changed windows' rows.
@@ -224,48 +224,13 @@ mod avx2 {
         output_block_avx2(net, &acc, bucket, base, total);
     }
 
-    /// The 8 lanes of `total` added.
-    #[inline(always)]
-    unsafe fn lanes(total: __m256i) -> i64 {
-        let mut l = [0i32; 8];
-        _mm256_storeu_si256(l.as_mut_ptr() as *mut __m256i, total);
-        l.iter().map(|&x| x as i64).sum()
-    }
-
-    /// The output sum of `rows` in full, its accumulators stored to `acc`.
-    ///
-    /// # Safety
-    ///
-    /// The processor has AVX2; the weights are `shaped` for `bucket`; every row is below
-    /// `INPUTS`; `acc` holds at least `net.hidden` units.
-    #[target_feature(enable = "avx2")]
-    pub unsafe fn full(
-        net: &NnueWeights,
-        rows: &[u16; WINDOWS],
-        bucket: usize,
-        acc: &mut [i16],
-    ) -> i64 {
-        debug_assert!(acc.len() >= net.hidden);
-        let store = acc.as_mut_ptr();
-        let mut total = _mm256_setzero_si256();
-        let mut base = 0;
-        while base + 128 <= net.hidden {
-            hidden_block_avx2::<8>(net, rows, bucket, base, store, &mut total);
-            base += 128;
-        }
-        while base + 16 <= net.hidden {
-            hidden_block_avx2::<1>(net, rows, bucket, base, store, &mut total);
-            base += 16;
-        }
-        lanes(total)
-    }
-
     /// The output sum from the kept accumulators `acc` of `from`, the windows of `changed` (a
     /// bit at each one's lower-left cell) changed to their rows in `to`.
     ///
     /// # Safety
     ///
-    /// As [`full`].
+    /// The processor has AVX2; the weights are `shaped` for `bucket`; `acc` holds at least
+    /// `net.hidden` units (the rows, `Cells::row`'s, are each below `INPUTS`).
     #[target_feature(enable = "avx2")]
     pub unsafe fn delta(
         net: &NnueWeights,
@@ -287,7 +252,7 @@ mod avx2 {
             delta_block::<1>(net, kept, from, to, changed, bucket, base, &mut total);
             base += 16;
         }
-        lanes(total)
+        lanes_avx2(total)
     }
 }
 
