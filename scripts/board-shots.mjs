@@ -60,17 +60,32 @@ try {
         }
         const legal = st.legal.map((m) => m.move);
         const pick = legal[(i * 5) % legal.length];
-        // A placement from hand or a move from a cell (Hive's): the board view names where it
-        // starts, so click the hand piece or the source first, then the target.
+        // A placement from hand or a move from a cell: the board view names where it starts, so
+        // click the hand piece or the source first, then the target.
         const two = await page.evaluate((m) => {
           const p = window.plyscope;
           const vm = p.view && Array.isArray(p.view.moves) ? p.view.moves.find((x) => x.text === m) : null;
           if (!vm || !vm.to || !p.board) return null;
-          const start = vm.hand && p.board.handCenter ? p.board.handCenter(vm.hand.player, vm.hand.index) : vm.from && p.view.geometry && p.view.geometry.kind === 'hex' ? p.board.cellCenter(vm.from.x, vm.from.y) : null;
+          // A move from a cell (Hive's, Ataxx's jump, Khet's step) starts with a click on its
+          // source: a click on the target alone is ambiguous when several pieces reach it.
+          const fromCell = vm.from && vm.kind !== 'rotate' && (vm.from.x !== vm.to.x || vm.from.y !== vm.to.y);
+          const start = vm.hand && p.board.handCenter ? p.board.handCenter(vm.hand.player, vm.hand.index) : fromCell ? p.board.cellCenter(vm.from.x, vm.from.y) : null;
           return start ? { start, to: vm.to } : null;
         }, pick);
-        const c = two ? null : await page.evaluate((m) => window.plyscope.cellCenterOf(m), pick);
-        if (two) {
+        // A rotation (Khet's): select the piece, then press the rotation's button.
+        const turn = two
+          ? null
+          : await page.evaluate((m) => {
+              const p = window.plyscope;
+              const vm = p.view && Array.isArray(p.view.moves) ? p.view.moves.find((x) => x.text === m) : null;
+              return vm && vm.kind === 'rotate' && vm.from && p.board ? p.board.cellCenter(vm.from.x, vm.from.y) : null;
+            }, pick);
+        const c = two || turn ? null : await page.evaluate((m) => window.plyscope.cellCenterOf(m), pick);
+        if (turn) {
+          await page.mouse.click(turn.x, turn.y);
+          await page.waitForTimeout(50);
+          await page.evaluate((m) => [...document.querySelectorAll('#rotate-controls button')].find((x) => x.dataset.move === m)?.click(), pick);
+        } else if (two) {
           await page.mouse.click(two.start.x, two.start.y);
           await page.waitForTimeout(50);
           const t = await page.evaluate(([x, y]) => window.plyscope.board.cellCenter(x, y), [two.to.x, two.to.y]);
