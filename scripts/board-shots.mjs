@@ -60,27 +60,23 @@ try {
         }
         const legal = st.legal.map((m) => m.move);
         const pick = legal[(i * 5) % legal.length];
-        // A placement from hand or a move from a cell: the board view names where it starts, so
-        // click the hand piece or the source first, then the target.
-        const two = await page.evaluate((m) => {
+        // The board view names where a move starts. A placement from hand or a move from a cell
+        // (Hive's, Ataxx's jump, Khet's step): click the hand piece or the source, then the target
+        // (a click on the target alone is ambiguous when several pieces reach it). A rotation
+        // (Khet's): select the piece, then press the rotation's button.
+        const plan = await page.evaluate((m) => {
           const p = window.plyscope;
           const vm = p.view && Array.isArray(p.view.moves) ? p.view.moves.find((x) => x.text === m) : null;
-          if (!vm || !vm.to || !p.board) return null;
-          // A move from a cell (Hive's, Ataxx's jump, Khet's step) starts with a click on its
-          // source: a click on the target alone is ambiguous when several pieces reach it.
-          const fromCell = vm.from && vm.kind !== 'rotate' && (vm.from.x !== vm.to.x || vm.from.y !== vm.to.y);
+          if (!vm || !p.board) return null;
+          if (vm.kind === 'rotate') return vm.from ? { turn: p.board.cellCenter(vm.from.x, vm.from.y) } : null;
+          if (!vm.to) return null;
+          const fromCell = vm.from && (vm.from.x !== vm.to.x || vm.from.y !== vm.to.y);
           const start = vm.hand && p.board.handCenter ? p.board.handCenter(vm.hand.player, vm.hand.index) : fromCell ? p.board.cellCenter(vm.from.x, vm.from.y) : null;
           return start ? { start, to: vm.to } : null;
         }, pick);
-        // A rotation (Khet's): select the piece, then press the rotation's button.
-        const turn = two
-          ? null
-          : await page.evaluate((m) => {
-              const p = window.plyscope;
-              const vm = p.view && Array.isArray(p.view.moves) ? p.view.moves.find((x) => x.text === m) : null;
-              return vm && vm.kind === 'rotate' && vm.from && p.board ? p.board.cellCenter(vm.from.x, vm.from.y) : null;
-            }, pick);
-        const c = two || turn ? null : await page.evaluate((m) => window.plyscope.cellCenterOf(m), pick);
+        const turn = plan && plan.turn;
+        const two = plan && plan.start ? plan : null;
+        const c = plan ? null : await page.evaluate((m) => window.plyscope.cellCenterOf(m), pick);
         if (turn) {
           await page.mouse.click(turn.x, turn.y);
           await page.waitForTimeout(50);
@@ -92,7 +88,6 @@ try {
           await page.mouse.click(t.x, t.y);
         } else if (c) {
           await page.mouse.click(c.x, c.y);
-          // A move that starts from a piece may need a second click (Ataxx's jump).
           await page.waitForTimeout(50);
         } else if (
           await page.evaluate((m) => {
