@@ -143,7 +143,8 @@ pub fn run(args: &[String]) -> Result<(), Usage> {
 /// by `plyscope datagen-ataxx`).
 fn train_nnue(opts: &super::Opts, out: &str) -> Result<(), Usage> {
     let mut d = NnueTrainConfig::default();
-    // `--init FILE`: fit further from a weights file, whose shape and scale the fit then takes.
+    // `--init FILE`: fit further from a weights file, whose shape and scale the fit then takes;
+    // `--hidden` above its units widens it (the new units start with no weight in the output).
     let start = match opts.value("--init") {
         Some(path) => {
             let bytes =

@@ -103,11 +103,15 @@ impl NnueTrainConfig {
         Ok(())
     }
 
-    /// Whether `start` can begin this fit (`--init`): the same hidden units, output buckets and
-    /// scale, or a sentence naming the option that differs.
+    /// Whether `start` can begin this fit (`--init`): as many hidden units or fewer (the fit then
+    /// widens it, [`NnueF32::widened`]), the same output buckets and scale; or a sentence naming
+    /// the option that differs.
     pub fn check_start(&self, start: &NnueF32) -> Result<(), String> {
-        if start.hidden != self.hidden {
-            return Err(format!("--hidden {}: the --init network has {}", self.hidden, start.hidden));
+        if start.hidden > self.hidden {
+            return Err(format!(
+                "--hidden {}: the --init network has {} (a fit can widen a network, not narrow it)",
+                self.hidden, start.hidden
+            ));
         }
         if start.buckets != self.buckets {
             return Err(format!("--buckets {}: the --init network has {}", self.buckets, start.buckets));
@@ -210,6 +214,28 @@ impl NnueF32 {
             b2: vec![0.0; buckets],
             wm: vec![100.0 / scale; buckets],
         }
+    }
+
+    /// This network with `like`'s shape: its own units first, then `like`'s units beyond them
+    /// with their output weights at 0, so that the widened network computes the same values.
+    /// A fit moves the new units' output weights first, then their first layer. `like` must have
+    /// as many units or more, and the same buckets.
+    pub fn widened(&self, like: &NnueF32) -> NnueF32 {
+        let (h, w) = (self.hidden, like.hidden);
+        assert!(w >= h && like.buckets == self.buckets, "widen {h} units to {w}");
+        let mut out = like.clone();
+        out.scale = self.scale;
+        for r in 0..INPUTS {
+            out.w1[r * w..r * w + h].copy_from_slice(&self.w1[r * h..(r + 1) * h]);
+        }
+        out.b1[..h].copy_from_slice(&self.b1);
+        for b in 0..self.buckets {
+            out.w2[b * w..(b + 1) * w].fill(0.0);
+            out.w2[b * w..b * w + h].copy_from_slice(&self.w2[b * h..(b + 1) * h]);
+        }
+        out.b2.copy_from_slice(&self.b2);
+        out.wm.copy_from_slice(&self.wm);
+        out
     }
 
     /// The hidden accumulators of `x` into `acc`; returns the output logit.
@@ -476,7 +502,7 @@ pub fn train(
             if let Err(e) = cfg.check_start(&n) {
                 panic!("{e}");
             }
-            n
+            n.widened(&random)
         }
         None => random,
     };
@@ -711,9 +737,12 @@ mod tests {
         }
         let cfg = small_fit();
         let (fitted, constant) = train(&cfg, &data, None, |_| {});
-        // Only a network of the fit's shape and scale can start it.
+        // Only a network of the fit's buckets and scale, and as many units or fewer, can start it.
         assert_eq!(cfg.check_start(&fitted), Ok(()));
-        assert!(NnueTrainConfig { hidden: 32, ..cfg }.check_start(&fitted).is_err());
+        let wider = NnueTrainConfig { hidden: 32, ..cfg };
+        assert_eq!(wider.check_start(&fitted), Ok(()));
+        let wide = fitted.widened(&NnueF32::random(32, cfg.buckets, cfg.scale, 5));
+        assert!(cfg.check_start(&wide).is_err(), "a fit does not narrow a network");
         assert!(NnueTrainConfig { buckets: PHASE_BUCKETS, ..cfg }.check_start(&fitted).is_err());
         assert!(NnueTrainConfig { scale: 400.0, ..cfg }.check_start(&fitted).is_err());
         let tiny = NnueTrainConfig { epochs: 1, lr: 1e-7, ..cfg };
@@ -724,5 +753,19 @@ mod tests {
         let (a, b) = (from_fitted.unwrap(), from_random.unwrap());
         assert!(a < constant * 0.5, "from the fitted network {a}, constant {constant}");
         assert!(b > constant * 0.8, "from random weights {b}, constant {constant}");
+        // Widened, the network says the same (its new units weigh nothing yet), and a fit
+        // started from it at twice the units keeps its loss.
+        assert_eq!(wide.hidden, 32);
+        for p in data.iter().take(200) {
+            let (x, y) = (fitted.eval_cp(p), wide.eval_cp(p));
+            assert!((x - y).abs() < 1e-3 * (1.0 + x.abs()), "{x} widened to {y}");
+        }
+        assert!(wide.w1.iter().skip(16).take(16).any(|&w| w != 0.0), "new units start random");
+        let mut from_widened = None;
+        train(&NnueTrainConfig { hidden: 32, ..tiny }, &data, Some(fitted), |r| {
+            from_widened = Some(r.held)
+        });
+        let c = from_widened.unwrap();
+        assert!((c - a).abs() < 0.1 * a, "widened {c}, the fitted network {a}");
     }
 }
