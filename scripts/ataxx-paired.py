@@ -10,6 +10,10 @@ A is stronger, so the verdict rests on the games that differ. It prints, per pai
 the two scores, how many games differ, how many each run did better in, and a two-sided sign test
 on those games (the chance of a split at least this uneven if neither run were stronger). A
 matched game number with another opening or colour is an error: the runs are not paired.
+
+The base run must not have been chosen for its score on these openings (say the best of several
+networks): it is then lucky on exactly these games, and everything compared with it looks worse.
+Compare against a fresh run (new seeds, or another node count); docs/ataxx.md, session 37.
 """
 
 import math

@@ -188,8 +188,10 @@ USAGE:
       (16384) with a cosine step from X (0.001); the target is the game's result times the
       share X (0.5) and the search's value through a sigmoid of S hundredths of a piece a logit
       (200) for the rest; a share X (0.02) held out; T threads (2). --init FILE starts from
-      that weights file (its shape and scale) instead of random weights. Writes the weights
-      FILE, read by a native build from PLYSCOPE_ATAXX_NNUE=FILE (docs/ataxx.md, The pipeline).
+      that weights file (its shape and scale) instead of random weights; with --hidden above
+      its units it is widened first (new units that weigh nothing in the output yet). Writes
+      the weights FILE, read by a native build from PLYSCOPE_ATAXX_NNUE=FILE (docs/ataxx.md,
+      The pipeline).
   plyscope train-ataxx --model nnue --data F1,F2.. --report N1,N2.. [--wdl X] [--scale S]
                        [--open-board]
       No fit: prints each `nnue` weights file's loss on the data (the target as above), over
