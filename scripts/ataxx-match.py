@@ -28,6 +28,7 @@ import math
 import os
 import random
 import shlex
+import signal
 import subprocess
 import sys
 import threading
@@ -410,6 +411,10 @@ def main():
             openings.append(book[(g // 2) % len(book)])
         else:
             openings.append(random_opening(args.fen, args.random_plies, rng))
+    # A SIGTERM (pkill, a stopped ruler) ends the match as Ctrl-C does: the engines are told to
+    # quit and killed if they do not, rather than left running with their input closed (an engine
+    # that spins on a closed input takes a core until it is killed by hand).
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     pairs = [(Engine(args.a, 'A', opts(args.options_a)), Engine(args.b, 'B', opts(args.options_b)))
              for _ in range(args.concurrency)]
     a_name, b_name = pairs[0][0].name, pairs[0][1].name

@@ -28,6 +28,7 @@ import argparse
 import math
 import os
 import re
+import signal
 import subprocess
 import sys
 
@@ -89,7 +90,18 @@ def main():
                 cmd += ['--options-a', args.options_a]
             print(f'block {name}: playing {args.games} games', flush=True)
             with open(out, 'w') as f:
-                rc = subprocess.call(cmd, stdout=f, stderr=subprocess.STDOUT)
+                child = subprocess.Popen(cmd, stdout=f, stderr=subprocess.STDOUT)
+                # Stopped (SIGTERM or Ctrl-C): the match is stopped too, so that it closes its
+                # engines, and the unfinished block is played again on the next run.
+                stopped = []
+                def stop(*_):
+                    stopped.append(True)
+                    child.terminate()
+                signal.signal(signal.SIGTERM, stop)
+                signal.signal(signal.SIGINT, stop)
+                rc = child.wait()
+            if stopped:
+                sys.exit(f'block {name}: stopped; run again to play it')
             if rc != 0 or finished(out) is None:
                 sys.exit(f'block {name}: the match failed (exit {rc}); see {out}')
         blocks.append((name, out))
