@@ -183,13 +183,16 @@ USAGE:
   plyscope train-ataxx --model nnue --data F1,F2.. --out FILE [--hidden H] [--buckets 1|7]
                        [--epochs N] [--batch B] [--lr X] [--wdl X] [--scale S]
                        [--held-out X] [--seed S] [--threads T] [--init FILE]
+                       [--teacher FILE]
       Fit the `nnue` evaluator to `datagen-ataxx` files: H hidden units (a multiple of 16,
       default 128), 1 output or 7 (one per phase), N epochs of Adam (20) over minibatches of B
       (16384) with a cosine step from X (0.001); the target is the game's result times the
       share X (0.5) and the search's value through a sigmoid of S hundredths of a piece a logit
       (200) for the rest; a share X (0.02) held out; T threads (2). --init FILE starts from
       that weights file (its shape and scale) instead of random weights; with --hidden above
-      its units it is widened first (new units that weigh nothing in the output yet). Writes
+      its units it is widened first (new units that weigh nothing in the output yet).
+      --teacher FILE puts that network's values in place of the search's (proved results
+      kept), so the fit learns them. Writes
       the weights FILE, read by a native build from PLYSCOPE_ATAXX_NNUE=FILE (docs/ataxx.md,
       The pipeline).
   plyscope train-ataxx --model nnue --data F1,F2.. --report N1,N2.. [--wdl X] [--scale S]

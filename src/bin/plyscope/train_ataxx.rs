@@ -36,11 +36,15 @@ pub fn run(args: &[String]) -> Result<(), Usage> {
             "--held-out",
             "--threads",
             "--init",
+            "--teacher",
         ],
         "train-ataxx",
     )?;
     if opts.value("--model") == Some("nnue") {
         return train_nnue(&opts, &out);
+    }
+    if opts.value("--teacher").is_some() {
+        return Err(Usage("--teacher needs --model nnue".into()));
     }
     let d = TrainConfig::default();
     let cfg = TrainConfig {
@@ -177,7 +181,16 @@ fn train_nnue(opts: &super::Opts, out: &str) -> Result<(), Usage> {
         .ok_or_else(|| Usage("--model nnue needs --data F1,F2,... (datagen-ataxx files)".into()))?;
     eprintln!("{cfg:?}");
     let t = Instant::now();
-    let all = read_data(paths)?;
+    let mut all = read_data(paths)?;
+    // `--teacher FILE`: the search values become that network's (kept where the search proved a
+    // result), so the fit learns its values.
+    if let Some(path) = opts.value("--teacher") {
+        let bytes = std::fs::read(path).map_err(|e| Usage(format!("cannot read {path}: {e}")))?;
+        let w = nnue::NnueWeights::decode(&bytes).map_err(|e| Usage(format!("{path}: {e}")))?;
+        let t = Instant::now();
+        nnue_train::relabel_by(&w, &mut all, cfg.threads);
+        eprintln!("values from {path} in {:.1} s", t.elapsed().as_secs_f64());
+    }
     let (net, constant) = nnue_train::train(&cfg, &all, start, |r| {
         eprintln!(
             "epoch {}: loss {:.5}, held out {:.5}; {:.1} s",

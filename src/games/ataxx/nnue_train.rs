@@ -382,6 +382,29 @@ impl Grads {
     }
 }
 
+/// Replaces each position's search value by `teacher`'s evaluation of it (`train-ataxx --teacher`),
+/// so that the search part of the target becomes the teacher's: a fast network fitted to a wider,
+/// slower one's values, or a measure of how much of another network a fit can learn. Values the
+/// search proved (a won or lost game, [`DECIDED`] and beyond) are kept; the teacher's are rounded
+/// and kept within them. Uses `threads` threads.
+pub fn relabel_by(teacher: &NnueWeights, data: &mut [Position], threads: usize) {
+    let per = data.len().div_ceil(threads.max(1)).max(1);
+    std::thread::scope(|s| {
+        for part in data.chunks_mut(per) {
+            s.spawn(move || {
+                for p in part {
+                    if p.score.abs() >= DECIDED {
+                        continue;
+                    }
+                    let v = super::nnue::evaluate_with(teacher, p.me, p.them, p.walls, false, |_, _, _| {});
+                    let limit = (DECIDED - 1) as f64;
+                    p.score = v.round().clamp(-limit, limit) as i16;
+                }
+            });
+        }
+    });
+}
+
 /// Adam's moments for one block of weights.
 struct Adam {
     m: Vec<f32>,
@@ -710,6 +733,36 @@ mod tests {
         let more = position(0b1111, 0b1_0000, 0, 1);
         let fewer = position(0b1, 0b1_1110, 0, 1);
         assert!(net.eval_cp(&more) > net.eval_cp(&fewer) + 50.0);
+    }
+
+    #[test]
+    fn a_teacher_relabels_the_search_values_but_not_the_decided_ones() {
+        let teacher = {
+            let mut rng = SplitMix::new(9);
+            let mut n = NnueF32::random(16, PHASE_BUCKETS, 200.0, rng.next());
+            // Make the teacher's values depend on more than the material.
+            n.b2.iter_mut().for_each(|b| *b = 0.3);
+            n.quantise()
+        };
+        let mut data = vec![
+            position(0b111, 0b1 << 40, 17, 2),
+            position(0b1 << 20, 0b11 << 30, -5, 0),
+            position(0b1, 0b0, DECIDED + 3, 2),
+            position(0b0, 0b1, -DECIDED, 0),
+        ];
+        let before = data.clone();
+        relabel_by(&teacher, &mut data, 3);
+        for (a, b) in data.iter().zip(&before) {
+            assert_eq!((a.me, a.them, a.walls, a.result, a.ply), (b.me, b.them, b.walls, b.result, b.ply));
+            if b.score.abs() >= DECIDED {
+                assert_eq!(a.score, b.score, "a proved value is kept");
+            } else {
+                let v = super::super::nnue::evaluate_with(&teacher, b.me, b.them, b.walls, false, |_, _, _| {});
+                assert_eq!(a.score, v.round() as i16);
+            }
+        }
+        // The teacher's values are not the search's: the first position's changed.
+        assert_ne!(data[0].score, 17);
     }
 
     #[test]
